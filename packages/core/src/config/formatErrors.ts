@@ -1,0 +1,87 @@
+import type { ErrorObject } from "ajv";
+
+/** `/plugins/2` → `plugins[2]`; `/a/b` → `a.b`; root → `(top level)`. */
+export function keyPath(instancePath: string): string {
+  if (!instancePath) return "(top level)";
+  return instancePath
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
+}
+
+/** One line per problem, naming the key path, what is wrong and (for typos) what was probably meant. */
+export function formatSchemaErrors(
+  errors: readonly ErrorObject[],
+  allowedKeys: (instancePath: string) => string[],
+): string[] {
+  const lines = new Set<string>();
+  for (const error of errors) {
+    const at = keyPath(error.instancePath);
+    switch (error.keyword) {
+      case "additionalProperties": {
+        const key = String(error.params.additionalProperty);
+        const allowed = allowedKeys(error.instancePath);
+        const hint = closest(key, allowed);
+        const where = error.instancePath ? keyPath(`${error.instancePath}/${key}`) : key;
+        lines.add(
+          `unknown key ${where}${hint ? ` (did you mean ${hint}?)` : ""}${allowed.length ? `; allowed: ${allowed.join(", ")}` : ""}`,
+        );
+        break;
+      }
+      case "type":
+        lines.add(`${at}: must be ${article(String(error.params.type))}`);
+        break;
+      case "required":
+        lines.add(
+          `${at === "(top level)" ? "" : `${at}: `}missing required key ${String(error.params.missingProperty)}`,
+        );
+        break;
+      case "enum":
+        lines.add(
+          `${at}: must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        );
+        break;
+      default:
+        lines.add(`${at}: ${error.message ?? "is invalid"}`);
+    }
+  }
+  return [...lines];
+}
+
+function article(type: string): string {
+  const name =
+    type === "integer"
+      ? "an integer"
+      : type === "array"
+        ? "a list"
+        : type === "object"
+          ? "a mapping"
+          : `a ${type}`;
+  return name;
+}
+
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = levenshtein(word.toLowerCase(), candidate.toLowerCase());
+    if (distance <= Math.max(2, Math.floor(candidate.length / 3)) && (!best || distance < best.distance)) {
+      best = { candidate, distance };
+    }
+  }
+  return best?.candidate;
+}
+
+function levenshtein(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] ?? 0;
+      row[j] = Math.min(current + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length] ?? 0;
+}

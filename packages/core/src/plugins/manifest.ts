@@ -1,0 +1,28 @@
+import type { BmcDriverDefinition } from "../drivers/index.js";
+
+/** What a plugin's `register` receives: the only way a plugin adds anything to the core. */
+export interface PluginRegistry {
+  /** Adds a BMC driver; its name must be unique across all loaded plugins. */
+  bmcDriver(definition: BmcDriverDefinition): void;
+}
+
+export interface PluginManifest {
+  /** The npm package name (or a unique name for a file plugin). */
+  name: string;
+  /** The plugin's own version, usually read from its package.json. */
+  version: string;
+  /** Major of the core plugin API the plugin was built for. */
+  apiVersion: number;
+  description?: string;
+  register(registry: PluginRegistry): void | Promise<void>;
+}
+
+/** Tags a manifest so the loader can tell a plugin from any other default export (across package copies). */
+export const PLUGIN_MARKER = "@racksmith/plugin";
+
+export type DefinedPlugin = PluginManifest & { readonly $$type: typeof PLUGIN_MARKER };
+
+/** A plugin package's default export. */
+export function definePlugin(manifest: PluginManifest): DefinedPlugin {
+  return { ...manifest, $$type: PLUGIN_MARKER };
+}

@@ -1,0 +1,580 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { FormData } from "undici";
+import { InvalidArgumentError } from "../errors/index.js";
+import { type Logger, redactUrl, scrubSecrets, silentLogger } from "../logging/index.js";
+import {
+  type BmcConnectionPool,
+  type EndpointSlot,
+  sharedBmcConnectionPool,
+  type TlsOptions,
+} from "./connectionPool.js";
+import {
+  extendedInfoOf,
+  PasswordChangeRequiredError,
+  RedfishConnectionError,
+  RedfishHttpError,
+  RedfishMalformedResponseError,
+  RedfishTimeoutError,
+} from "./errors.js";
+import { normalizeEtag } from "./etag.js";
+import { toRequestPath, withQuery } from "./path.js";
+import {
+  backoffDelay,
+  DEFAULT_RETRY_POLICY,
+  isIdempotent,
+  isRetryableStatus,
+  type RetryPolicy,
+  retryAfterMs,
+} from "./retry.js";
+import { SessionAuth } from "./sessionAuth.js";
+import { type RedfishTaskResult, type TaskWaitOptions, waitForTask } from "./taskMonitor.js";
+import type { RedfishObject } from "./types.js";
+
+export interface RedfishCredentials {
+  username: string;
+  password: string;
+}
+
+export type RedfishAuthMode = "basic" | "session" | "none";
+
+export interface RedfishClientOptions {
+  /** `https://10.0.0.5`, `10.0.0.5:8443` (https assumed) or `http://127.0.0.1:8000`. */
+  address: string;
+  credentials?: RedfishCredentials;
+  /** Default: `basic` when credentials are given, else `none`. */
+  auth?: RedfishAuthMode;
+  tls?: TlsOptions;
+  /** Requests in flight to this BMC across every client in the process (default 4). */
+  maxConcurrency?: number;
+  connectTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  logger?: Logger;
+  pool?: BmcConnectionPool;
+  userAgent?: string;
+}
+
+export type IfMatch = "auto" | "*" | { etag: string };
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Overrides the client's request timeout for this call (uploads, slow actions). */
+  timeoutMs?: number;
+  /** Send this request without authentication (service root, `$metadata`). */
+  anonymous?: boolean;
+}
+
+export interface RedfishResponse<T = unknown> {
+  status: number;
+  path: string;
+  headers: Record<string, string>;
+  body: T | undefined;
+  etag?: string;
+  location?: string;
+}
+
+export interface MultipartUpload {
+  /** JSON sent as the `UpdateParameters` part. */
+  parameters: Record<string, unknown>;
+  file: { filename: string; data: Uint8Array | Blob };
+}
+
+const DEFAULTS = { maxConcurrency: 4, connectTimeoutMs: 10_000, requestTimeoutMs: 60_000 };
+const EXCERPT = 400;
+
+/**
+ * A Redfish client for one BMC endpoint: shared keep-alive pool and concurrency cap, timeouts, retries of
+ * idempotent requests, Basic or Session auth, ETag handling, collections, task monitors and multipart
+ * upload. Every failure is a typed error; no credential or token ever appears in an error or a log line.
+ */
+export class RedfishClient {
+  readonly origin: string;
+  /** The address as it may be printed (credentials removed). */
+  readonly displayAddress: string;
+  private readonly slot: EndpointSlot;
+  private readonly logger: Logger;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly requestTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly credentials: RedfishCredentials | undefined;
+  private readonly authMode: RedfishAuthMode;
+  private readonly session: SessionAuth | undefined;
+  private readonly userAgent: string;
+  private closed = false;
+
+  constructor(options: RedfishClientOptions) {
+    const { origin, credentials } = parseAddress(options.address);
+    this.origin = origin;
+    this.displayAddress = redactUrl(origin);
+    this.credentials = options.credentials ?? credentials;
+    this.authMode = options.auth ?? (this.credentials ? "basic" : "none");
+    if (this.authMode !== "none" && !this.credentials) {
+      throw new InvalidArgumentError(`${this.authMode} authentication needs a username and password`);
+    }
+    this.logger = options.logger ?? silentLogger;
+    this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    this.userAgent = options.userAgent ?? "racksmith";
+    this.slot = (options.pool ?? sharedBmcConnectionPool).acquire(origin, {
+      maxConcurrency: options.maxConcurrency ?? DEFAULTS.maxConcurrency,
+      connectTimeoutMs: this.connectTimeoutMs,
+      tls: options.tls ?? {},
+    });
+    this.session =
+      this.authMode === "session" && this.credentials
+        ? new SessionAuth(this.credentials, (method, path, request) =>
+            this.send(method, toRequestPath(path), request, false),
+          )
+        : undefined;
+  }
+
+  /** The concurrency limiter shared with every other client of this BMC. */
+  get limiter(): EndpointSlot["limiter"] {
+    return this.slot.limiter;
+  }
+
+  /** GET a resource; the body must be a JSON object. */
+  async get<T extends RedfishObject = RedfishObject>(path: string, options: RequestOptions = {}): Promise<T> {
+    return (await this.getResponse<T>(path, options)).body as T;
+  }
+
+  /** GET a resource with its headers (ETag, Allow, …). */
+  async getResponse<T extends RedfishObject = RedfishObject>(
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<RedfishResponse<T>> {
+    const response = await this.request("GET", path, options);
+    if (response.body === undefined || typeof response.body !== "object" || Array.isArray(response.body)) {
+      throw new RedfishMalformedResponseError(
+        "GET",
+        response.path,
+        response.body === undefined ? "empty body" : "not a JSON object",
+        excerptOf(response.body),
+      );
+    }
+    const etag =
+      response.etag ?? normalizeEtag((response.body as RedfishObject)["@odata.etag"] as string | undefined);
+    return { ...(response as RedfishResponse<T>), ...(etag ? { etag } : {}) };
+  }
+
+  /** GET a non-JSON document (`$metadata`). */
+  async getText(path: string, options: RequestOptions = {}): Promise<string> {
+    const response = await this.request("GET", path, {
+      ...options,
+      headers: { Accept: "*/*", ...options.headers },
+    });
+    return typeof response.body === "string" ? response.body : JSON.stringify(response.body ?? "");
+  }
+
+  async post(path: string, body: unknown, options: RequestOptions = {}): Promise<RedfishResponse> {
+    return this.request("POST", path, { ...options, body });
+  }
+
+  async delete(path: string, options: RequestOptions = {}): Promise<RedfishResponse> {
+    return this.request("DELETE", path, options);
+  }
+
+  /**
+   * PATCH with optional `If-Match`: `auto` reads the resource's ETag first (no header if it has none), `*`
+   * matches any version, or pass the ETag you read. Without `ifMatch`, a 428 (precondition required) answer
+   * is retried once with the current ETag.
+   */
+  async patch(
+    path: string,
+    body: unknown,
+    options: RequestOptions & { ifMatch?: IfMatch } = {},
+  ): Promise<RedfishResponse> {
+    const ifMatchHeader = await this.resolveIfMatch(path, options.ifMatch);
+    const headers = { ...options.headers, ...(ifMatchHeader ? { "If-Match": ifMatchHeader } : {}) };
+    try {
+      return await this.request("PATCH", path, { ...options, headers, body });
+    } catch (error) {
+      if (options.ifMatch === undefined && error instanceof RedfishHttpError && error.httpStatus === 428) {
+        const etag = await this.resolveIfMatch(path, "auto");
+        return this.request("PATCH", path, {
+          ...options,
+          headers: { ...headers, "If-Match": etag ?? "*" },
+          body,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** POST a multipart firmware upload (`UpdateParameters` JSON part + `UpdateFile` part); never retried. */
+  async postMultipart(
+    path: string,
+    upload: MultipartUpload,
+    options: RequestOptions = {},
+  ): Promise<RedfishResponse> {
+    const form = new FormData();
+    form.append(
+      "UpdateParameters",
+      new Blob([JSON.stringify(upload.parameters)], { type: "application/json" }),
+      "parameters.json",
+    );
+    const data = upload.file.data instanceof Blob ? upload.file.data : new Blob([upload.file.data]);
+    form.append("UpdateFile", new Blob([data], { type: "application/octet-stream" }), upload.file.filename);
+    return this.request("POST", path, { ...options, body: form });
+  }
+
+  /** Every member `@odata.id` of a collection, following `Members@odata.nextLink`. */
+  async listMembers(path: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const page of this.collectionPages(path)) {
+      for (const member of page) {
+        const id = member["@odata.id"];
+        if (typeof id === "string") ids.push(id);
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * Every member of a collection as a resource. With `expand`, asks for `$expand=.($levels=1)` and fetches
+   * only the members the BMC did not expand; members are fetched within the concurrency cap either way.
+   */
+  async getMembers<T extends RedfishObject = RedfishObject>(
+    path: string,
+    options: { expand?: boolean } = {},
+  ): Promise<T[]> {
+    const start = options.expand ? withQuery(toRequestPath(path), "$expand=.($levels=1)") : path;
+    const members: RedfishObject[] = [];
+    for await (const page of this.collectionPages(start)) members.push(...page);
+    return Promise.all(
+      members.map(async (member) => {
+        const id = member["@odata.id"];
+        const expanded = Object.keys(member).some((key) => !key.startsWith("@odata."));
+        if (expanded || typeof id !== "string") return member as T;
+        return this.get<T>(id);
+      }),
+    );
+  }
+
+  private async *collectionPages(path: string): AsyncGenerator<RedfishObject[]> {
+    let next: string | undefined = path;
+    const seen = new Set<string>();
+    while (next && !seen.has(next)) {
+      seen.add(next);
+      const page: RedfishObject = await this.get(next);
+      const members = page.Members;
+      if (members !== undefined && !Array.isArray(members)) {
+        throw new RedfishMalformedResponseError(
+          "GET",
+          toRequestPath(next),
+          "Members is not an array",
+          excerptOf(page),
+        );
+      }
+      yield (members ?? []).filter((m): m is RedfishObject => !!m && typeof m === "object");
+      const link = page["Members@odata.nextLink"];
+      next = typeof link === "string" && link ? link : undefined;
+    }
+  }
+
+  /** Polls a task monitor (the `Location` of a 202) until the task ends; see {@link waitForTask}. */
+  async waitForTask(location: string, options: TaskWaitOptions = {}): Promise<RedfishTaskResult> {
+    return waitForTask(this, location, options);
+  }
+
+  /** Ends the session (if any) and releases this client's share of the connection pool. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.session?.logout();
+    } catch (error) {
+      this.logger.debug(
+        { bmc: this.displayAddress, err: (error as Error).message },
+        "redfish session logout failed",
+      );
+    } finally {
+      this.slot.release();
+    }
+  }
+
+  /** One request with auth, retries and re-login; the body of a 2xx is parsed as JSON when it is JSON. */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<RedfishResponse> {
+    if (this.closed) throw new InvalidArgumentError(`RedfishClient for ${this.displayAddress} is closed`);
+    const requestPath = toRequestPath(path);
+    const response = await this.send(method, requestPath, options, !options.anonymous);
+    if (response.status === 401 && this.session && !options.anonymous) {
+      // The session expired or was revoked: log in again once and replay.
+      this.session.invalidate(response.authToken);
+      const replay = await this.send(method, requestPath, options, true);
+      return this.finish(method, requestPath, replay);
+    }
+    return this.finish(method, requestPath, response);
+  }
+
+  private finish(method: string, path: string, response: RawResponse): RedfishResponse {
+    if (response.status >= 200 && response.status < 300) {
+      const { authToken: _token, text: _text, ...rest } = response;
+      return rest;
+    }
+    throw this.httpError(method, path, response);
+  }
+
+  private httpError(method: string, path: string, response: RawResponse): RedfishHttpError {
+    const messages = extendedInfoOf(response.body);
+    const args = {
+      method,
+      path,
+      httpStatus: response.status,
+      messages,
+      bodyExcerpt: this.scrub(excerptOf(response.body ?? response.text)),
+    };
+    const isPasswordChange =
+      response.status === 403 && messages.some((m) => /PasswordChangeRequired$/.test(m.messageId));
+    return isPasswordChange ? new PasswordChangeRequiredError(args) : new RedfishHttpError(args);
+  }
+
+  /** Sends with retries; returns any HTTP status (the caller decides), throws only transport errors. */
+  private async send(
+    method: string,
+    path: string,
+    options: RequestOptions,
+    authenticated: boolean,
+  ): Promise<RawResponse> {
+    const retryable =
+      isIdempotent(method) && !(options.body instanceof FormData || options.body instanceof Uint8Array);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await this.sendOnce(method, path, options, authenticated);
+        if (retryable && attempt < this.retryPolicy.retries && isRetryableStatus(response.status)) {
+          const wait =
+            retryAfterMs(response.headers["retry-after"], this.retryPolicy) ??
+            backoffDelay(this.retryPolicy, attempt);
+          this.logger.debug(
+            { bmc: this.displayAddress, method, path, status: response.status, wait },
+            "redfish retry",
+          );
+          await sleep(wait);
+          continue;
+        }
+        return response;
+      } catch (error) {
+        if (!(retryable && attempt < this.retryPolicy.retries && isRetryableTransportError(error)))
+          throw error;
+        const wait = backoffDelay(this.retryPolicy, attempt);
+        this.logger.debug(
+          { bmc: this.displayAddress, method, path, err: (error as Error).message, wait },
+          "redfish retry after transport error",
+        );
+        await sleep(wait);
+      }
+    }
+  }
+
+  private async sendOnce(
+    method: string,
+    path: string,
+    options: RequestOptions,
+    authenticated: boolean,
+  ): Promise<RawResponse> {
+    const authHeaders = authenticated ? await this.authHeaders() : { headers: {} };
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      "OData-Version": "4.0",
+      "User-Agent": this.userAgent,
+      ...options.headers,
+      ...authHeaders.headers,
+    };
+    let body: string | FormData | Uint8Array | undefined;
+    if (options.body instanceof FormData) {
+      body = options.body;
+    } else if (options.body instanceof Uint8Array) {
+      body = options.body;
+      headers["Content-Type"] ??= "application/octet-stream";
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["Content-Type"] = "application/json";
+    }
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    const release = await this.slot.limiter.acquire();
+    const started = performance.now();
+    try {
+      const response = await this.slot.dispatcher.request({
+        method: method as "GET",
+        path,
+        headers,
+        body: body ?? null,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await response.body.text();
+      const responseHeaders = flattenHeaders(response.headers);
+      this.logger.debug(
+        {
+          bmc: this.displayAddress,
+          method,
+          path,
+          status: response.statusCode,
+          ms: Math.round(performance.now() - started),
+        },
+        "redfish request",
+      );
+      const parsed = parseBody(text, responseHeaders["content-type"]);
+      if (response.statusCode >= 200 && response.statusCode < 300 && method === "GET" && parsed.malformed) {
+        throw new RedfishMalformedResponseError(
+          method,
+          path,
+          parsed.malformed,
+          this.scrub(text.slice(0, EXCERPT)),
+        );
+      }
+      const etag = normalizeEtag(responseHeaders.etag);
+      const location = responseHeaders.location;
+      return {
+        status: response.statusCode,
+        path,
+        headers: responseHeaders,
+        body: parsed.value,
+        text,
+        authToken: authHeaders.token,
+        ...(etag ? { etag } : {}),
+        ...(location ? { location } : {}),
+      };
+    } catch (error) {
+      throw this.transportError(error, method, path, timeoutMs);
+    } finally {
+      release();
+    }
+  }
+
+  private async authHeaders(): Promise<{ headers: Record<string, string>; token?: string }> {
+    if (this.authMode === "basic" && this.credentials) {
+      const { username, password } = this.credentials;
+      return {
+        headers: { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` },
+      };
+    }
+    if (this.session) {
+      const token = await this.session.token();
+      return { headers: { "X-Auth-Token": token }, token };
+    }
+    return { headers: {} };
+  }
+
+  private async resolveIfMatch(path: string, ifMatch: IfMatch | undefined): Promise<string | undefined> {
+    if (ifMatch === undefined) return undefined;
+    if (ifMatch === "*") return "*";
+    if (ifMatch === "auto") return (await this.getResponse(path)).etag;
+    return normalizeEtag(ifMatch.etag);
+  }
+
+  private transportError(error: unknown, method: string, path: string, timeoutMs: number): Error {
+    if (
+      error instanceof RedfishMalformedResponseError ||
+      error instanceof RedfishHttpError ||
+      error instanceof RedfishTimeoutError ||
+      error instanceof RedfishConnectionError
+    ) {
+      return error;
+    }
+    const code = errorCode(error);
+    const what = `${method} ${path}`;
+    if (code === "UND_ERR_CONNECT_TIMEOUT") {
+      return new RedfishTimeoutError(this.displayAddress, "connect", this.connectTimeoutMs, what, {
+        cause: error,
+      });
+    }
+    if (
+      code === "UND_ERR_HEADERS_TIMEOUT" ||
+      code === "UND_ERR_BODY_TIMEOUT" ||
+      code === "UND_ERR_ABORTED" ||
+      (error as Error)?.name === "TimeoutError" ||
+      (error as Error)?.name === "AbortError"
+    ) {
+      return new RedfishTimeoutError(this.displayAddress, "request", timeoutMs, what, { cause: error });
+    }
+    const reason = this.scrub((error as Error)?.message ?? String(error));
+    return new RedfishConnectionError(this.displayAddress, code ? `${code}: ${reason}` : reason, {
+      cause: error,
+      ...(code ? { errno: code } : {}),
+    });
+  }
+
+  private scrub(text: string): string {
+    return scrubSecrets(text, [this.credentials?.password, this.session?.currentToken]);
+  }
+}
+
+interface RawResponse extends RedfishResponse {
+  text: string;
+  authToken: string | undefined;
+}
+
+const TLS_ERROR = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY/;
+
+function isRetryableTransportError(error: unknown): boolean {
+  if (error instanceof RedfishTimeoutError) return error.phase === "connect";
+  if (!(error instanceof RedfishConnectionError)) return false;
+  const errno = String(error.details.errno ?? "");
+  return !TLS_ERROR.test(errno) && errno !== "ENOTFOUND";
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function parseBody(text: string, contentType: string | undefined): { value: unknown; malformed?: string } {
+  if (text.trim() === "") return { value: undefined };
+  const looksJson = !contentType || /json/i.test(contentType) || /^\s*[[{]/.test(text);
+  if (!looksJson) return { value: text, malformed: `content type ${contentType}` };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return { value, malformed: "not a JSON object" };
+    }
+    return { value };
+  } catch {
+    return { value: text, malformed: "invalid JSON" };
+  }
+}
+
+function excerptOf(body: unknown): string {
+  const text = typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body);
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}
+
+/** Splits `https://user:pass@host:port/...` into an origin and credentials; https is assumed without a scheme. */
+export function parseAddress(address: string): { origin: string; credentials?: RedfishCredentials } {
+  const trimmed = address.trim();
+  if (!trimmed) throw new InvalidArgumentError("BMC address is empty");
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new InvalidArgumentError(
+      `BMC address ${JSON.stringify(redactUrl(trimmed))} is not a valid URL or host`,
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new InvalidArgumentError(
+      `BMC address must use http or https, got ${url.protocol.replace(":", "")}`,
+    );
+  }
+  const credentials = url.username
+    ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+    : undefined;
+  return { origin: url.origin, ...(credentials ? { credentials } : {}) };
+}

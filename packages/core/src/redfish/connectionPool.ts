@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { Pool } from "undici";
+import { Semaphore } from "./semaphore.js";
+
+export interface TlsOptions {
+  /** PEM bundle the BMC's certificate must chain to. */
+  ca?: string | Buffer;
+  /** Accept any certificate (self-signed BMCs). Must be asked for explicitly. */
+  insecure?: boolean;
+  /** Name to verify the certificate against when the address is an IP. */
+  servername?: string;
+}
+
+export interface EndpointSlot {
+  readonly dispatcher: Pool;
+  readonly limiter: Semaphore;
+  release(): void;
+}
+
+interface LimiterEntry {
+  limiter: Semaphore;
+  refs: number;
+}
+
+interface DispatcherEntry {
+  dispatcher: Pool;
+  refs: number;
+}
+
+/**
+ * Keep-alive connections and the per-BMC concurrency cap, shared by every client of the same BMC in a
+ * process: the explorer, the monitor and a lifecycle handler talking to one iDRAC together never exceed its
+ * cap. The cap is per origin (scheme + host + port) whatever TLS options each caller uses.
+ */
+export class BmcConnectionPool {
+  private readonly limiters = new Map<string, LimiterEntry>();
+  private readonly dispatchers = new Map<string, DispatcherEntry>();
+
+  acquire(
+    origin: string,
+    options: { maxConcurrency: number; connectTimeoutMs: number; tls: TlsOptions },
+  ): EndpointSlot {
+    let limiterEntry = this.limiters.get(origin);
+    if (!limiterEntry) {
+      limiterEntry = { limiter: new Semaphore(options.maxConcurrency), refs: 0 };
+      this.limiters.set(origin, limiterEntry);
+    }
+    limiterEntry.refs++;
+
+    const key = `${origin}|${tlsKey(options.tls)}|${options.connectTimeoutMs}`;
+    let dispatcherEntry = this.dispatchers.get(key);
+    if (!dispatcherEntry) {
+      dispatcherEntry = {
+        dispatcher: new Pool(origin, {
+          connections: options.maxConcurrency,
+          keepAliveTimeout: 30_000,
+          connect: {
+            timeout: options.connectTimeoutMs,
+            rejectUnauthorized: !options.tls.insecure,
+            ...(options.tls.ca ? { ca: options.tls.ca } : {}),
+            ...(options.tls.servername ? { servername: options.tls.servername } : {}),
+          },
+        }),
+        refs: 0,
+      };
+      this.dispatchers.set(key, dispatcherEntry);
+    }
+    dispatcherEntry.refs++;
+
+    const limiterRef = limiterEntry;
+    const dispatcherRef = dispatcherEntry;
+    let released = false;
+    return {
+      dispatcher: dispatcherRef.dispatcher,
+      limiter: limiterRef.limiter,
+      release: () => {
+        if (released) return;
+        released = true;
+        if (--limiterRef.refs === 0) this.limiters.delete(origin);
+        if (--dispatcherRef.refs === 0) {
+          this.dispatchers.delete(key);
+          void dispatcherRef.dispatcher.close().catch(() => undefined);
+        }
+      },
+    };
+  }
+
+  /** Number of BMC origins with live clients (for metrics and tests). */
+  get size(): number {
+    return this.limiters.size;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.dispatchers.values()];
+    this.dispatchers.clear();
+    this.limiters.clear();
+    await Promise.all(all.map((entry) => entry.dispatcher.close().catch(() => undefined)));
+  }
+}
+
+function tlsKey(tls: TlsOptions): string {
+  const ca = tls.ca ? createHash("sha256").update(tls.ca).digest("hex").slice(0, 16) : "-";
+  return `${tls.insecure ? "insecure" : "verify"}:${ca}:${tls.servername ?? "-"}`;
+}
+
+/** The pool every RedfishClient uses unless given another. */
+export const sharedBmcConnectionPool = new BmcConnectionPool();

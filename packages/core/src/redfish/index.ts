@@ -1,0 +1,31 @@
+export {
+  type IfMatch,
+  type MultipartUpload,
+  parseAddress,
+  type RedfishAuthMode,
+  RedfishClient,
+  type RedfishClientOptions,
+  type RedfishCredentials,
+  type RedfishResponse,
+  type RequestOptions,
+} from "./client.js";
+export { BmcConnectionPool, sharedBmcConnectionPool, type TlsOptions } from "./connectionPool.js";
+export {
+  extendedInfoOf,
+  PasswordChangeRequiredError,
+  RedfishConnectionError,
+  RedfishHttpError,
+  RedfishMalformedResponseError,
+  type RedfishMessage,
+  RedfishTaskFailedError,
+  RedfishTimeoutError,
+} from "./errors.js";
+export { etagsMatch, normalizeEtag } from "./etag.js";
+export { parseServiceMetadata, type ServiceMetadata } from "./metadata.js";
+export { lastSegment, toRequestPath } from "./path.js";
+export { probeService, type ServiceProbe } from "./probe.js";
+export * from "./resources/index.js";
+export { backoffDelay, DEFAULT_RETRY_POLICY, isIdempotent, type RetryPolicy } from "./retry.js";
+export { Semaphore } from "./semaphore.js";
+export { type RedfishTaskResult, type TaskWaitOptions, waitForTask } from "./taskMonitor.js";
+export type { ODataLink, RedfishObject } from "./types.js";

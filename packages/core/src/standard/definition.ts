@@ -1,0 +1,39 @@
+import type { BmcDriverDefinition } from "../drivers/bmcDriver.js";
+import { RedfishStandard } from "./redfishStandard.js";
+
+/**
+ * The fallback driver: claims any Redfish service with the lowest possible score, so a vendor driver that
+ * recognises the hardware always wins and an unknown BMC still works.
+ */
+export const redfishStandardDriver: BmcDriverDefinition = {
+  name: "redfish-standard",
+  vendor: "DMTF",
+  description: "Any DMTF Redfish-compliant BMC, standard resources only (no OEM extensions)",
+  capabilities: [
+    "power",
+    "bmcReset",
+    "bootOnce",
+    "bootFirst",
+    "bootOrderDpuFirst",
+    "bios",
+    "biosPending",
+    "machineSetup",
+    "serialConsole",
+    "accounts",
+    "passwordPolicy",
+    "uefiPassword",
+    "firmwareInventory",
+    "firmwareUpdate",
+    "thermal",
+    "powerMetrics",
+    "sensors",
+    "systemEventLog",
+    "bmcEventLog",
+    "secureBoot",
+    "inventory",
+    "drives",
+  ],
+  detect: (serviceRoot) =>
+    serviceRoot.Systems || serviceRoot.Managers || serviceRoot.RedfishVersion ? 1 : 0,
+  create: (client, context) => new RedfishStandard(client, context),
+};

@@ -1,0 +1,18 @@
+import { defineConfig } from "vitest/config";
+
+// Tests import what users import (`@racksmith/core`, …) but resolve it to TypeScript sources through the
+// `@racksmith/source` export condition, so no build is needed before `vitest run`.
+const conditions = ["@racksmith/source", "node", "import", "default"];
+
+export const baseConfig = defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+  test: {
+    environment: "node",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    reporters: ["default"],
+  },
+});
