@@ -6,13 +6,16 @@ const conditions = ["@racksmith/source", "node", "import", "default"];
 
 export const baseConfig = defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  ssr: { resolve: { conditions } },
   test: {
     environment: "node",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Fixture plugin packages live in node_modules folders; transform them like sources so their
+    // `@racksmith/core` import resolves to the same (source) module the test uses.
+    server: { deps: { inline: [/\/test\/fixtures\//] } },
     reporters: ["default"],
   },
 });

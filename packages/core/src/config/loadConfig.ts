@@ -41,11 +41,14 @@ export function loadConfig(options: { file?: string; cwd?: string } = {}): Loade
 
 /** Parses and validates config text (YAML is a superset of JSON, so one parser serves both). */
 export function parseConfig(text: string, file = "racksmith.yaml"): RacksmithConfig {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new ConfigError(
       file,
-      document.errors.map((e) => `line ${(e.linePos?.[0]?.line ?? 0) || "?"}: ${e.message.split("\n")[0]}`),
+      document.errors.map((e) => {
+        const summary = (e.message.split("\n")[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, "");
+        return `line ${e.linePos?.[0]?.line ?? "?"}: ${summary}`;
+      }),
     );
   }
   const data: unknown = document.toJS() ?? {};

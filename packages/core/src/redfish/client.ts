@@ -63,6 +63,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Send this request without authentication (service root, `$metadata`). */
   anonymous?: boolean;
+  /** `text` accepts any body (XML documents); default `json` rejects a 2xx GET whose body is not a JSON object. */
+  responseType?: "json" | "text";
 }
 
 export interface RedfishResponse<T = unknown> {
@@ -163,9 +165,10 @@ export class RedfishClient {
   async getText(path: string, options: RequestOptions = {}): Promise<string> {
     const response = await this.request("GET", path, {
       ...options,
-      headers: { Accept: "*/*", ...options.headers },
+      responseType: "text",
+      headers: { Accept: "application/xml, */*", ...options.headers },
     });
-    return typeof response.body === "string" ? response.body : JSON.stringify(response.body ?? "");
+    return typeof response.body === "string" ? response.body : "";
   }
 
   async post(path: string, body: unknown, options: RequestOptions = {}): Promise<RedfishResponse> {
@@ -318,7 +321,12 @@ export class RedfishClient {
   }
 
   private httpError(method: string, path: string, response: RawResponse): RedfishHttpError {
-    const messages = extendedInfoOf(response.body);
+    // A BMC may echo what it was sent (tokens, passwords) into its messages: scrub them before they travel.
+    const messages = extendedInfoOf(response.body).map((m) => ({
+      ...m,
+      ...(m.message !== undefined ? { message: this.scrub(m.message) } : {}),
+      ...(m.resolution !== undefined ? { resolution: this.scrub(m.resolution) } : {}),
+    }));
     const args = {
       method,
       path,
@@ -417,7 +425,8 @@ export class RedfishClient {
         },
         "redfish request",
       );
-      const parsed = parseBody(text, responseHeaders["content-type"]);
+      const parsed =
+        options.responseType === "text" ? { value: text } : parseBody(text, responseHeaders["content-type"]);
       if (response.statusCode >= 200 && response.statusCode < 300 && method === "GET" && parsed.malformed) {
         throw new RedfishMalformedResponseError(
           method,
@@ -535,7 +544,10 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function parseBody(text: string, contentType: string | undefined): { value: unknown; malformed?: string } {
+function parseBody(
+  text: string,
+  contentType: string | undefined,
+): { value: unknown; malformed?: string | undefined } {
   if (text.trim() === "") return { value: undefined };
   const looksJson = !contentType || /json/i.test(contentType) || /^\s*[[{]/.test(text);
   if (!looksJson) return { value: text, malformed: `content type ${contentType}` };

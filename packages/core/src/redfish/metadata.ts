@@ -14,12 +14,15 @@ const OEM_PREFIXES = [
   "Oem",
   "Dell",
   "Hpe",
+  "HPE",
   "Hp",
   "Lenovo",
   "Smc",
   "Supermicro",
   "Nvidia",
+  "NVIDIA",
   "Ami",
+  "AMI",
   "OpenBMC",
   "Intel",
   "Cisco",
@@ -31,9 +34,11 @@ const OEM_PREFIXES = [
   "Wiwynn",
   "Insyde",
   "Ibm",
+  "IBM",
   "Asrock",
 ];
-const OEM_PATTERN = new RegExp(`^(${OEM_PREFIXES.join("|")})(?=[A-Z_]|$)`, "i");
+// Case-sensitive on purpose: the prefix must be followed by the next word's capital (`SmcFixed…`, not `Smcx`).
+const OEM_PATTERN = new RegExp(`^(${OEM_PREFIXES.join("|")})(?=[A-Z_]|$)`);
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", removeNSPrefix: true });
 

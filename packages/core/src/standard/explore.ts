@@ -121,7 +121,7 @@ async function exploreManager(reader: ResourceReader, path: string): Promise<Exp
   const manager = await reader.resource<Manager>("Manager", path);
   if (!manager) return undefined;
   const interfaces = await reader.members<EthernetInterface>(
-    "EthernetInterface",
+    "ManagerEthernetInterface",
     manager.EthernetInterfaces?.["@odata.id"],
   );
   return {

@@ -28,6 +28,7 @@ export type ResourceKind =
   | "Manager"
   | "Chassis"
   | "EthernetInterface"
+  | "ManagerEthernetInterface"
   | "PCIeDevice"
   | "NetworkAdapter"
   | "Port"
@@ -117,6 +118,8 @@ export const RESOURCE_FIELDS: Readonly<Record<ResourceKind, Readonly<Record<stri
     UefiDevicePath: str("required"),
     InterfaceEnabled: bool("optional"),
   },
+  // A BMC's own NIC: only its MAC matters (credentials are keyed by it); it has no UEFI device path.
+  ManagerEthernetInterface: { Id: str("required", false), MACAddress: str("critical", true) },
   PCIeDevice: {
     Id: str("required", false),
     SerialNumber: str("critical", true),

@@ -1,0 +1,100 @@
+import { resolve } from "node:path";
+import { redfishStandardDriver } from "@racksmith/core";
+import { createPluginHost, loadConfig, loadPlugins, PluginHost } from "@racksmith/core/server";
+import { type ConformanceResult, runConformance } from "@racksmith/testkit";
+import type { Command } from "commander";
+import { ReportedFailure } from "../errors.js";
+import type { CliIo } from "../io.js";
+import { printOutput } from "../output/print.js";
+import { renderTable } from "../output/table.js";
+
+const BUILT_IN_NAMES = new Set(["redfish-standard", "@racksmith/core"]);
+
+export function registerDriverCommands(program: Command, io: CliIo): void {
+  program
+    .command("drivers")
+    .description("driver plugins")
+    .command("list")
+    .description("list the BMC drivers the config loads (and the built-in standard driver)")
+    .option("--config <file>", "config file (default racksmith.yaml)")
+    .option("--json", "print JSON")
+    .action(async (flags: { config?: string; json?: boolean }) => {
+      const config = loadConfig({ ...(flags.config ? { file: flags.config } : {}), cwd: io.cwd });
+      const { host } = await createPluginHost(config);
+      const rows = host.bmcDrivers().map(({ definition, source }) => ({
+        name: definition.name,
+        vendor: definition.vendor,
+        package: source.plugin,
+        version: source.version,
+        models: [...(definition.models ?? [])],
+        capabilities: [...definition.capabilities],
+      }));
+      printOutput(
+        io,
+        { kind: "list", rows, columns: ["name", "vendor", "package", "version", "models"] },
+        Boolean(flags.json),
+      );
+    });
+
+  program
+    .command("driver")
+    .description("driver development")
+    .command("test")
+    .description("run the driver conformance suite against a mockup")
+    .argument(
+      "<package-or-path>",
+      "plugin package name or path (or redfish-standard for the built-in driver)",
+    )
+    .requiredOption("--mockup <dir>", "DMTF mockup directory to serve to the driver")
+    .option("--json", "print the report as JSON")
+    .action(async (specifier: string, flags: { mockup: string; json?: boolean }) => {
+      const host = new PluginHost();
+      const drivers = BUILT_IN_NAMES.has(specifier)
+        ? [redfishStandardDriver]
+        : await pluginDrivers(host, specifier, io.cwd);
+      const reports = [];
+      for (const driver of drivers) {
+        reports.push(
+          await runConformance({
+            driver,
+            mockup: resolve(io.cwd, flags.mockup),
+            onResult: (result) => progress(io, driver.name, result),
+          }),
+        );
+      }
+      if (flags.json) {
+        printOutput(
+          io,
+          { kind: "message", text: "", json: reports.length === 1 ? reports[0] : reports },
+          true,
+        );
+      } else {
+        for (const report of reports) {
+          io.stdout.write(`${report.driver} on ${report.mockup}: ${report.passed ? "PASSED" : "FAILED"}\n`);
+          io.stdout.write(
+            renderTable(
+              report.results.map((r) => ({
+                capability: r.capability,
+                declared: r.declared ? "yes" : "no",
+                status: r.status,
+                detail: r.message ?? r.checks.join("; "),
+              })),
+            ),
+          );
+        }
+      }
+      if (reports.some((report) => !report.passed)) throw new ReportedFailure();
+    });
+}
+
+async function pluginDrivers(host: PluginHost, specifier: string, cwd: string) {
+  await loadPlugins([specifier], { baseDir: cwd, host });
+  return host
+    .bmcDrivers()
+    .filter((entry) => entry.source.specifier === specifier)
+    .map((entry) => entry.definition);
+}
+
+function progress(io: CliIo, driver: string, result: ConformanceResult): void {
+  if (io.stderr.isTTY) io.stderr.write(`\r${driver}: ${result.capability} ${result.status}`.padEnd(60));
+}

@@ -1,0 +1,108 @@
+import { resolve } from "node:path";
+import { loadFaults, MockupServer, recordMockup } from "@racksmith/testkit";
+import type { Command } from "commander";
+import { UsageError } from "../errors.js";
+import type { CliIo } from "../io.js";
+import { printOutput } from "../output/print.js";
+import { type BmcFlags, credentialsFrom } from "./redfish/connect.js";
+import { addBmcFlags } from "./redfish/index.js";
+
+const DEFAULT_PASSWORD = "racksmith";
+const AUTH_MODES = ["none", "basic", "session", "password-change-required"] as const;
+type AuthMode = (typeof AUTH_MODES)[number];
+
+function positiveInteger(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export function registerMockupCommand(program: Command, io: CliIo): void {
+  const mockup = program.command("mockup").description("serve and record DMTF Redfish mockups");
+
+  mockup
+    .command("serve")
+    .description("serve a mockup tree as a stateful Redfish BMC")
+    .argument("<dir>", "mockup directory (DMTF full or short form)")
+    .option("--port <n>", "port to listen on", "8000")
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .option("--tls", "serve HTTPS with a self-signed certificate")
+    .option("--auth <mode>", `authentication: ${AUTH_MODES.join(", ")}`, "none")
+    .option("--username <name>", "user the mockup accepts", "root")
+    .option("--password <password>", "password the mockup accepts", DEFAULT_PASSWORD)
+    .option("--faults <file>", "JSON file of fault-injection rules")
+    .action(async (dir: string, flags: Record<string, string | boolean | undefined>) => {
+      const auth = String(flags.auth) as AuthMode;
+      if (!AUTH_MODES.includes(auth))
+        throw new UsageError(
+          `--auth must be one of ${AUTH_MODES.join(", ")}, got ${JSON.stringify(flags.auth)}`,
+        );
+      const port = positiveInteger(String(flags.port), "--port", 8000);
+      const faults = typeof flags.faults === "string" ? await loadFaults(resolve(io.cwd, flags.faults)) : [];
+      const server = await MockupServer.start({
+        root: resolve(io.cwd, dir),
+        host: String(flags.host),
+        port,
+        tls: Boolean(flags.tls),
+        auth,
+        credentials: { username: String(flags.username), password: String(flags.password) },
+        faults,
+      });
+      // The mockup's own default password is printed (it is a fixture); one the user chose is not.
+      const password = flags.password === DEFAULT_PASSWORD ? DEFAULT_PASSWORD : "<password>";
+      const credentials =
+        auth === "none" ? "" : ` --username ${String(flags.username)} --password ${password}`;
+      const insecure = flags.tls ? " --insecure" : "";
+      io.stdout.write(
+        [
+          `Serving ${resolve(io.cwd, dir)} at ${server.url} (auth: ${auth}${faults.length ? `, ${faults.length} fault rules` : ""})`,
+          "Explore it with:",
+          `  racksmith redfish --address ${server.url}${credentials}${insecure} detect`,
+          `  racksmith redfish --address ${server.url}${credentials}${insecure} explore`,
+          `  racksmith redfish --address ${server.url}${credentials}${insecure} browse /redfish/v1/Systems`,
+          "Press Ctrl+C to stop.",
+          "",
+        ].join("\n"),
+      );
+      await io.untilStopped();
+      await server.stop();
+    });
+
+  addBmcFlags(mockup.command("record").description("crawl a live Redfish service into a DMTF mockup tree"))
+    .requiredOption("--out <dir>", "directory to write the mockup into")
+    .option("--max-depth <n>", "link depth to follow", "12")
+    .option("--max-members <n>", "members crawled per collection", "200")
+    .option("--max-log-entries <n>", "log entries recorded per log", "20")
+    .option("--json", "print the summary as JSON")
+    .action(async (flags: BmcFlags & Record<string, string | boolean | undefined>) => {
+      if (!flags.address) throw new UsageError("--address is required");
+      const credentials = credentialsFrom(io, flags);
+      const out = resolve(io.cwd, String(flags.out));
+      let seen = 0;
+      const result = await recordMockup({
+        address: flags.address,
+        ...(credentials ? { credentials } : {}),
+        insecure: Boolean(flags.insecure),
+        out,
+        maxDepth: positiveInteger(flags.maxDepth as string | undefined, "--max-depth", 12),
+        maxMembers: positiveInteger(flags.maxMembers as string | undefined, "--max-members", 200),
+        maxLogEntries: positiveInteger(flags.maxLogEntries as string | undefined, "--max-log-entries", 20),
+        onProgress: () => {
+          seen++;
+          if (io.stderr.isTTY && seen % 25 === 0) io.stderr.write(`\rrecorded ${seen} resources…`);
+        },
+      });
+      if (io.stderr.isTTY && seen >= 25) io.stderr.write("\n");
+      printOutput(
+        io,
+        {
+          kind: "message",
+          text: `recorded ${result.resources} resources into ${result.out}${result.errors.length ? ` (${result.errors.length} could not be read)` : ""}`,
+          json: result,
+        },
+        Boolean(flags.json),
+      );
+    });
+}

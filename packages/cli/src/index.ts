@@ -1,0 +1,2 @@
+export { type CliIo, processIo } from "./io.js";
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runCli } from "./main.js";

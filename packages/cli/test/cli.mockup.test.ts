@@ -1,0 +1,108 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EXAMPLE_MOCKUP, MockupServer } from "@racksmith/testkit";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../src/main.js";
+import { cli, cliJson, memoryIo } from "./support/runCliForTest.js";
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe("racksmith mockup serve", () => {
+  it("serves a tree with auth and faults until stopped, and says how to explore it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "racksmith-faults-"));
+    writeFileSync(
+      join(dir, "faults.json"),
+      JSON.stringify([{ path: "/redfish/v1/Chassis/1/Thermal", status: 503 }]),
+    );
+    const io = memoryIo(dir);
+    const serving = runCli(
+      ["mockup", "serve", EXAMPLE_MOCKUP, "--port", "0", "--auth", "basic", "--faults", "faults.json"],
+      io,
+    );
+    await until(() => io.out.join("").includes("Press Ctrl+C"));
+    const banner = io.out.join("");
+    const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] ?? "";
+    expect(banner).toContain(
+      `racksmith redfish --address ${url} --username root --password <password> explore`,
+    );
+    expect(banner).toContain("1 fault rules");
+
+    const bmc = ["redfish", "--address", url, "--username", "root", "--password", "racksmith"];
+    expect(await cliJson([...bmc, "power-state"])).toEqual({ powerState: "On" });
+    const denied = await cli([
+      "redfish",
+      "--address",
+      url,
+      "--username",
+      "root",
+      "--password",
+      "wrong",
+      "power-state",
+    ]);
+    expect(denied.stderr).toMatch(/HTTP 401/);
+    const faulted = await cli([...bmc, "thermal"]);
+    expect(faulted.stderr).toMatch(/Thermal returned HTTP 503/);
+
+    io.stop();
+    expect(await serving).toBe(0);
+  });
+
+  it("rejects a bad fault file naming the field", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "racksmith-faults-"));
+    writeFileSync(join(dir, "faults.json"), JSON.stringify([{ path: "/x", latencyMs: "slow" }]));
+    const run = await cli(["mockup", "serve", EXAMPLE_MOCKUP, "--port", "0", "--faults", "faults.json"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/faults\[0\]\.latencyMs/);
+  });
+});
+
+describe("racksmith mockup record", () => {
+  it("records a served tree that serves the same resources", async () => {
+    const source = await MockupServer.start({ root: EXAMPLE_MOCKUP, auth: "basic" });
+    const out = join(mkdtempSync(join(tmpdir(), "racksmith-record-")), "bmc");
+    try {
+      const run = await cli([
+        "mockup",
+        "record",
+        "--address",
+        source.url,
+        "--username",
+        "root",
+        "--password",
+        "racksmith",
+        "--out",
+        out,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^recorded \d+ resources into /);
+      expect(existsSync(join(out, "redfish", "v1", "Systems", "1", "index.json"))).toBe(true);
+      const readme = readFileSync(join(out, "README"), "utf8");
+      expect(readme).not.toContain("racksmith\n");
+      expect(readdirSync(join(out, "redfish", "v1", "Chassis", "1"))).toContain("Thermal");
+      const replay = await MockupServer.start({ root: out });
+      try {
+        const original = await cliJson([
+          "redfish",
+          "--address",
+          source.url,
+          "--username",
+          "root",
+          "--password",
+          "racksmith",
+          "browse",
+          "/redfish/v1/Systems/1",
+        ]);
+        expect(
+          await cliJson(["redfish", "--address", replay.url, "browse", "/redfish/v1/Systems/1"]),
+        ).toEqual(original);
+      } finally {
+        await replay.stop();
+      }
+    } finally {
+      await source.stop();
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { redactSecrets, redactUrl, scrubSecrets } from "./redact.js";
+
+describe("redaction", () => {
+  it("replaces secret-looking keys at any depth", () => {
+    expect(
+      redactSecrets({
+        UserName: "root",
+        Password: "x",
+        nested: [{ "X-Auth-Token": "t", apiKey: "k", note: "fine" }],
+      }),
+    ).toEqual({
+      UserName: "root",
+      Password: "[redacted]",
+      nested: [{ "X-Auth-Token": "[redacted]", apiKey: "[redacted]", note: "fine" }],
+    });
+  });
+
+  it("removes credentials from URLs", () => {
+    expect(redactUrl("https://root:calvin@10.0.0.5:443/redfish/v1")).toBe(
+      "https://[redacted]@10.0.0.5/redfish/v1",
+    );
+    expect(redactUrl("https://10.0.0.5")).toBe("https://10.0.0.5");
+  });
+
+  it("scrubs known secrets from free text", () => {
+    expect(scrubSecrets("token abc123 and pw hunter2", ["abc123", "hunter2", undefined])).toBe(
+      "token [redacted] and pw [redacted]",
+    );
+  });
+});

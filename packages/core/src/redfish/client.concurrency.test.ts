@@ -1,0 +1,39 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeBmc, sendJson } from "../../test/support/fakeBmc.js";
+import { RedfishClient } from "./client.js";
+import { BmcConnectionPool } from "./connectionPool.js";
+
+describe("per-BMC concurrency cap", () => {
+  let bmc: FakeBmc;
+  beforeAll(async () => {
+    bmc = await FakeBmc.start(async (request, response) => {
+      await sleep(25);
+      sendJson(response, 200, { "@odata.id": request.url });
+    });
+  });
+  afterAll(() => bmc.stop());
+
+  it("never has more than the cap in flight, measured at the BMC, across every client of that BMC", async () => {
+    const pool = new BmcConnectionPool();
+    const explorer = new RedfishClient({ address: bmc.url, maxConcurrency: 3, pool });
+    const monitor = new RedfishClient({ address: bmc.url, maxConcurrency: 3, pool });
+    bmc.maxInFlight = 0;
+    await Promise.all(
+      Array.from({ length: 24 }, (_, i) => (i % 2 ? explorer : monitor).get(`/redfish/v1/Chassis/${i}`)),
+    );
+    expect(bmc.requests.length).toBeGreaterThanOrEqual(24);
+    expect(bmc.maxInFlight).toBe(3);
+    await explorer.close();
+    await monitor.close();
+    expect(pool.size).toBe(0);
+  });
+
+  it("defaults to four requests in flight", async () => {
+    const client = new RedfishClient({ address: bmc.url, pool: new BmcConnectionPool() });
+    bmc.maxInFlight = 0;
+    await Promise.all(Array.from({ length: 16 }, (_, i) => client.get(`/redfish/v1/Systems/${i}`)));
+    expect(bmc.maxInFlight).toBe(4);
+    await client.close();
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import {
+  macFromText,
+  macFromUefiDevicePath,
+  normalizeMac,
+  toBootOptionInfo,
+  toEthernetInterfaceInfo,
+  trimSerial,
+} from "./mappers.js";
+
+describe("normalizeMac", () => {
+  it.each([
+    ["b8:3f:d2:90:95:82", "B8:3F:D2:90:95:82"],
+    ["B83FD2909582", "B8:3F:D2:90:95:82"],
+    ["b8-3f-d2-90-95-82", "B8:3F:D2:90:95:82"],
+    ["  b8:3f:d2:90:95:82 ", "B8:3F:D2:90:95:82"],
+    ["00:00:00:00:00:00", undefined],
+    ["not a mac", undefined],
+    ["B8:3F:D2:90:95", undefined],
+    [undefined, undefined],
+    [42, undefined],
+  ])("%s → %s", (raw, expected) => {
+    expect(normalizeMac(raw)).toBe(expected);
+  });
+});
+
+describe("MACs in boot options", () => {
+  it.each([
+    ["PciRoot(0x8)/Pci(0x2,0x0)/Pci(0x0,0x0)/MAC(B83FD29097C4,0x1)", "B8:3F:D2:90:97:C4"],
+    [
+      "PciRoot(0x0)/Pci(0x0,0x0)/MAC(5C257308F362,0x1)/IPv4(0.0.0.0,0x0,DHCP,0.0.0.0,0.0.0.0,0.0.0.0)",
+      "5C:25:73:08:F3:62",
+    ],
+    ["HD(1,GPT,6634D938-1211-4F7A-89C6-A35A60BE1E4A,0x800,0x219800)/\\EFI\\ubuntu\\shimx64.efi", undefined],
+    [null, undefined],
+  ])("device path %s", (path, mac) => {
+    expect(macFromUefiDevicePath(path)).toBe(mac);
+  });
+
+  it("reads a MAC printed in a display name when the path has none", () => {
+    expect(macFromText("Slot 5 Port 1 : Mellanox Network Adapter - B8:3F:D2:D7:F7:4A (HTTP(S) IPv4)")).toBe(
+      "B8:3F:D2:D7:F7:4A",
+    );
+    const option = toBootOptionInfo({
+      Id: "Boot0019",
+      BootOptionReference: "Boot0019",
+      DisplayName: "UEFI PXE IPv4 Nvidia - 94:6D:AE:91:FB:22 - 946DAE91FB22",
+      UefiDevicePath: null,
+    });
+    expect(option.mac).toBe("94:6D:AE:91:FB:22");
+    expect(option.uefiDevicePath).toBeUndefined();
+  });
+});
+
+describe("ethernet interfaces", () => {
+  it("accepts MacAddress as well as MACAddress and drops unassigned IPv4 addresses", () => {
+    const info = toEthernetInterfaceInfo({
+      Id: "1",
+      MacAddress: "50:7c:6f:11:f2:a6",
+      IPv4Addresses: [{ Address: "0.0.0.0" }, { Address: "10.0.0.5" }],
+      InterfaceEnabled: false,
+    });
+    expect(info).toMatchObject({
+      id: "1",
+      mac: "50:7C:6F:11:F2:A6",
+      ipv4Addresses: ["10.0.0.5"],
+      enabled: false,
+    });
+  });
+
+  it("trims padded serials and treats blank ones as missing", () => {
+    expect(trimSerial("  MT2243X01234  ")).toBe("MT2243X01234");
+    expect(trimSerial("   ")).toBeUndefined();
+  });
+});

@@ -1,0 +1,66 @@
+import type {
+  BmcCapability,
+  BmcDriver,
+  BmcDriverDefinition,
+  MachineSetupOptions,
+  ServiceProbe,
+} from "@racksmith/core";
+
+/** `pass`: the capability works; `not_supported`: the driver said so honestly; `fail`: anything else. */
+export type ConformanceStatus = "pass" | "fail" | "not_supported";
+
+export interface ConformanceResult {
+  /** A capability, or one of the suite's own checks (`detect`, `explore`). */
+  capability: BmcCapability | "detect" | "explore";
+  /** Whether the driver declares the capability (undeclared ones must answer `not_supported`). */
+  declared: boolean;
+  status: ConformanceStatus;
+  /** What was verified, in order, for the report. */
+  checks: string[];
+  /** Why it failed or is not supported. */
+  message?: string;
+  durationMs: number;
+}
+
+export interface ConformanceReport {
+  driver: string;
+  mockup: string;
+  passed: boolean;
+  results: ConformanceResult[];
+}
+
+/** What differs legitimately between vendors and cannot be detected from the mockup. */
+export interface ConformanceExpectations {
+  /** Whether `clearTpm` stages a pending BIOS change (false for Supermicro, which applies it differently). */
+  tpmClearLeavesPending?: boolean;
+}
+
+export interface ConformanceOptions {
+  driver: BmcDriverDefinition;
+  /** A DMTF mockup directory, served by a fresh in-process mockup server for this run. */
+  mockup: string;
+  /** Operator settings handed to the driver (BIOS profiles…). */
+  settings?: Readonly<Record<string, unknown>>;
+  expectations?: ConformanceExpectations;
+  /** Options for the machine-setup check (default: boot from the mockup's first network boot MAC). */
+  machineSetup?: MachineSetupOptions;
+  /** How long a state change (power) may take to show before the check fails (default 5 s). */
+  settleTimeoutMs?: number;
+  /** Only run these capabilities (default: all). */
+  only?: readonly (BmcCapability | "detect" | "explore")[];
+  /** Called as each result is known (CLI progress). */
+  onResult?: (result: ConformanceResult) => void;
+}
+
+/** What every check gets: the driver under test and facts gathered once about the mockup. */
+export interface CheckContext {
+  driver: BmcDriver;
+  definition: BmcDriverDefinition;
+  probe: ServiceProbe;
+  expectations: ConformanceExpectations;
+  settings: Readonly<Record<string, unknown>> | undefined;
+  machineSetup: MachineSetupOptions | undefined;
+  settleTimeoutMs: number;
+  /** Record a verified fact for the report. */
+  check(description: string): void;
+}

@@ -1,0 +1,24 @@
+import type { BehaviorRegistry, MockupRequestInfo } from "./behaviors.js";
+import type { MockupService } from "./mockupService.js";
+import type { MockupState } from "./mockupState.js";
+import type { MockupAuthMode, MockupRequest } from "./types.js";
+
+export interface MockupServiceSettings {
+  readonly authMode: MockupAuthMode;
+  /** Server-driven paging: collections longer than this are answered a page at a time. */
+  readonly pageSize: number | undefined;
+  readonly taskDurationMs: number;
+}
+
+/** What the per-method handlers work with: one virtual BMC's state, settings and behaviors. */
+export interface ServiceCore {
+  readonly service: MockupService;
+  readonly state: MockupState;
+  readonly behaviors: BehaviorRegistry;
+  readonly settings: MockupServiceSettings;
+}
+
+/** A request after auth: method upper-cased, headers lower-cased, the user known. */
+export interface ServiceRequest extends MockupRequestInfo {
+  readonly body: MockupRequest["body"];
+}
