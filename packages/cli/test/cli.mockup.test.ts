@@ -26,7 +26,7 @@ describe("racksmith mockup serve", () => {
     const banner = io.out.join("");
     const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1] ?? "";
     expect(banner).toContain(
-      `racksmith redfish --address ${url} --username root --password <password> explore`,
+      `racksmith redfish --address ${url} --username root --password racksmith explore`,
     );
     expect(banner).toContain("1 fault rules");
 
