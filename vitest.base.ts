@@ -16,6 +16,8 @@ export const baseConfig = defineConfig({
     // Fixture plugin packages live in node_modules folders; transform them like sources so their
     // `@racksmith/core` import resolves to the same (source) module the test uses.
     server: { deps: { inline: [/\/test\/fixtures\//] } },
+    // Workspace plugins named in a config load from their sources too (see the plugin loader).
+    env: { RACKSMITH_PLUGIN_CONDITIONS: "@racksmith/source" },
     reporters: ["default"],
   },
 });

@@ -1,7 +1,12 @@
 import { resolve } from "node:path";
-import { redfishStandardDriver } from "@racksmith/core";
+import { type BmcDriverDefinition, redfishStandardDriver } from "@racksmith/core";
 import { createPluginHost, loadConfig, loadPlugins, PluginHost } from "@racksmith/core/server";
-import { type ConformanceResult, runConformance } from "@racksmith/testkit";
+import {
+  type ConformanceResult,
+  type DriverConformanceProfile,
+  loadConformanceProfiles,
+  runConformance,
+} from "@racksmith/testkit";
 import type { Command } from "commander";
 import { ReportedFailure } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -49,13 +54,14 @@ export function registerDriverCommands(program: Command, io: CliIo): void {
     .option("--json", "print the report as JSON")
     .action(async (specifier: string, flags: { mockup: string; json?: boolean }) => {
       const host = new PluginHost();
-      const drivers = BUILT_IN_NAMES.has(specifier)
-        ? [redfishStandardDriver]
+      const { drivers, profiles } = BUILT_IN_NAMES.has(specifier)
+        ? { drivers: [redfishStandardDriver], profiles: {} }
         : await pluginDrivers(host, specifier, io.cwd);
       const reports = [];
       for (const driver of drivers) {
         reports.push(
           await runConformance({
+            ...profiles[driver.name],
             driver,
             mockup: resolve(io.cwd, flags.mockup),
             onResult: (result) => progress(io, driver.name, result),
@@ -87,12 +93,18 @@ export function registerDriverCommands(program: Command, io: CliIo): void {
     });
 }
 
-async function pluginDrivers(host: PluginHost, specifier: string, cwd: string) {
-  await loadPlugins([specifier], { baseDir: cwd, host });
-  return host
+/** The drivers a plugin registers, and the conformance profiles its `./testing` entry exports. */
+async function pluginDrivers(
+  host: PluginHost,
+  specifier: string,
+  cwd: string,
+): Promise<{ drivers: BmcDriverDefinition[]; profiles: Readonly<Record<string, DriverConformanceProfile>> }> {
+  const [plugin] = await loadPlugins([specifier], { baseDir: cwd, host });
+  const drivers = host
     .bmcDrivers()
     .filter((entry) => entry.source.specifier === specifier)
     .map((entry) => entry.definition);
+  return { drivers, profiles: await loadConformanceProfiles(plugin?.packageJsonPath) };
 }
 
 function progress(io: CliIo, driver: string, result: ConformanceResult): void {

@@ -49,16 +49,17 @@ export function formatSchemaErrors(
   return [...lines];
 }
 
-function article(type: string): string {
-  const name =
-    type === "integer"
-      ? "an integer"
-      : type === "array"
-        ? "a list"
-        : type === "object"
-          ? "a mapping"
-          : `a ${type}`;
-  return name;
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  integer: "an integer",
+  array: "a list",
+  object: "a mapping",
+  null: "null",
+};
+
+/** `string,null` → `a string or null`. */
+function article(types: string): string {
+  const names = types.split(",").map((type) => TYPE_NAMES[type] ?? `a ${type}`);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? types);
 }
 
 function closest(word: string, candidates: readonly string[]): string | undefined {

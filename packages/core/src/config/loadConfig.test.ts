@@ -20,13 +20,17 @@ describe("config", () => {
   it("accepts YAML and JSON", () => {
     expect(parseConfig("plugins:\n  - '@racksmith/driver-dell'\n")).toEqual({
       plugins: ["@racksmith/driver-dell"],
+      drivers: {},
     });
-    expect(parseConfig('{"plugins": ["./my-driver.js"]}')).toEqual({ plugins: ["./my-driver.js"] });
-    expect(parseConfig("")).toEqual({ plugins: [] });
+    expect(parseConfig('{"plugins": ["./my-driver.js"]}')).toEqual({
+      plugins: ["./my-driver.js"],
+      drivers: {},
+    });
+    expect(parseConfig("")).toEqual({ plugins: [], drivers: {} });
   });
 
   it.each([
-    ["plugns: []", "unknown key plugns (did you mean plugins?); allowed: plugins"],
+    ["plugns: []", "unknown key plugns (did you mean plugins?); allowed: plugins, drivers"],
     ["plugins: '@racksmith/driver-dell'", "plugins: must be a list"],
     ["plugins:\n  - 42", "plugins[0]: must be a string"],
     ["plugins: [a, a]", "plugins: must NOT have duplicate items (items ## 1 and 0 are identical)"],
@@ -41,7 +45,7 @@ describe("config", () => {
 
   it("finds racksmith.yaml in the working directory, names the file in errors, and defaults without one", () => {
     const dir = mkdtempSync(join(tmpdir(), "racksmith-config-"));
-    expect(loadConfig({ cwd: dir })).toMatchObject({ config: { plugins: [] }, file: undefined });
+    expect(loadConfig({ cwd: dir })).toMatchObject({ config: { plugins: [], drivers: {} }, file: undefined });
     writeFileSync(join(dir, "racksmith.yaml"), "plugins: [x]\nbogus: 1\n");
     const error = (() => {
       try {

@@ -17,11 +17,19 @@ export const configSchema: SchemaObject = {
       uniqueItems: true,
       default: [],
     },
+    drivers: {
+      description:
+        "Settings per BMC driver, keyed by driver name; each driver's schema checks its own section.",
+      type: "object",
+      additionalProperties: { type: "object" },
+      default: {},
+    },
   },
 };
 
 export interface RacksmithConfig {
   plugins: string[];
+  drivers: Record<string, Record<string, unknown>>;
 }
 
-export const DEFAULT_CONFIG: RacksmithConfig = { plugins: [] };
+export const DEFAULT_CONFIG: RacksmithConfig = { plugins: [], drivers: {} };

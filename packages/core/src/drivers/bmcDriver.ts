@@ -207,6 +207,11 @@ export interface BmcDriverDefinition {
   models?: readonly string[];
   capabilities: readonly BmcCapability[];
   /**
+   * JSON Schema of this driver's section of the config (`drivers.<name>`), e.g. BIOS profiles per model.
+   * Validated when the config is loaded; the section reaches the driver as `DriverContext.settings`.
+   */
+  settingsSchema?: Readonly<Record<string, unknown>>;
+  /**
    * How sure the driver is that this BMC is its hardware: 0 = not mine, 100 = certain. `RedfishStandard`
    * scores 1 for any Redfish service, so any vendor match wins over it.
    */

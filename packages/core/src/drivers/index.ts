@@ -1,4 +1,9 @@
 export {
+  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  type BiosProfileSettings,
+  resolveBiosProfile,
+} from "./biosProfiles.js";
+export {
   type AccountOperations,
   type BiosOperations,
   BMC_CAPABILITIES,

@@ -1,6 +1,12 @@
 export { createPluginHost } from "./bootstrap.js";
 export { type PluginErrorCode, PluginLoadError } from "./errors.js";
-export { type LoadedPlugin, type LoadPluginsOptions, loadPlugins, resolvePlugin } from "./loader.js";
+export {
+  exportTarget,
+  type LoadedPlugin,
+  type LoadPluginsOptions,
+  loadPlugins,
+  resolvePlugin,
+} from "./loader.js";
 export {
   type DefinedPlugin,
   definePlugin,

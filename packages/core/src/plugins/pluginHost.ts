@@ -37,6 +37,7 @@ export const BUILT_IN_SOURCE: PluginSource = {
 export class PluginHost {
   readonly container: DependencyContainer;
   private readonly loaded: PluginSource[] = [];
+  private driverSettingsByName = new Map<string, Record<string, unknown>>();
 
   constructor(parent: DependencyContainer = rootContainer) {
     this.container = parent.createChildContainer();
@@ -78,6 +79,16 @@ export class PluginHost {
 
   plugins(): readonly PluginSource[] {
     return this.loaded;
+  }
+
+  /** Checked `drivers.<name>` config sections (see `checkDriverSettings`). */
+  setDriverSettings(settings: ReadonlyMap<string, Record<string, unknown>>): void {
+    this.driverSettingsByName = new Map(settings);
+  }
+
+  /** The operator's settings for a driver, handed to it as `DriverContext.settings`. */
+  driverSettings(name: string): Readonly<Record<string, unknown>> | undefined {
+    return this.driverSettingsByName.get(name);
   }
 
   private addBmcDriver(definition: BmcDriverDefinition, source: PluginSource): void {

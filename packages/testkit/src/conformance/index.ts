@@ -1,4 +1,5 @@
 export { CAPABILITY_CHECKS, type CapabilityCheck, ConformanceFailure } from "./checks.js";
+export { loadConformanceProfiles } from "./conformanceProfiles.js";
 export { runConformance } from "./runConformance.js";
 export type {
   CheckContext,
@@ -7,4 +8,5 @@ export type {
   ConformanceReport,
   ConformanceResult,
   ConformanceStatus,
+  DriverConformanceProfile,
 } from "./types.js";

@@ -19,7 +19,12 @@ const CREDENTIALS = { username: "root", password: "racksmith" };
  * answer `not_supported`; an undeclared one must answer `not_supported` — never pretend to succeed.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
-  const server = await MockupServer.start({ root: options.mockup, auth: "basic", credentials: CREDENTIALS });
+  const server = await MockupServer.start({
+    root: options.mockup,
+    auth: "basic",
+    credentials: CREDENTIALS,
+    ...(options.behaviors ? { behaviors: options.behaviors } : {}),
+  });
   const client = new RedfishClient({ address: server.url, credentials: CREDENTIALS, retry: { retries: 0 } });
   const results: ConformanceResult[] = [];
   const wanted = (name: ConformanceResult["capability"]): boolean =>

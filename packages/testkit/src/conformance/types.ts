@@ -5,6 +5,7 @@ import type {
   MachineSetupOptions,
   ServiceProbe,
 } from "@racksmith/core";
+import type { MockupBehavior } from "../mockup/index.js";
 
 /** `pass`: the capability works; `not_supported`: the driver said so honestly; `fail`: anything else. */
 export type ConformanceStatus = "pass" | "fail" | "not_supported";
@@ -35,15 +36,22 @@ export interface ConformanceExpectations {
   tpmClearLeavesPending?: boolean;
 }
 
-export interface ConformanceOptions {
+/**
+ * What a driver package tells the suite about its own mockups: vendor behaviors the mockup server must play
+ * out (jobs, OEM pending settings), legitimate vendor differences, and the settings/machine-setup options to
+ * use. A package exports it as `conformance` (keyed by driver name) from its `./testing` entry point.
+ */
+export interface DriverConformanceProfile {
+  behaviors?: readonly MockupBehavior[];
+  expectations?: ConformanceExpectations;
+  machineSetup?: MachineSetupOptions;
+  settings?: Readonly<Record<string, unknown>>;
+}
+
+export interface ConformanceOptions extends DriverConformanceProfile {
   driver: BmcDriverDefinition;
   /** A DMTF mockup directory, served by a fresh in-process mockup server for this run. */
   mockup: string;
-  /** Operator settings handed to the driver (BIOS profiles…). */
-  settings?: Readonly<Record<string, unknown>>;
-  expectations?: ConformanceExpectations;
-  /** Options for the machine-setup check (default: boot from the mockup's first network boot MAC). */
-  machineSetup?: MachineSetupOptions;
   /** How long a state change (power) may take to show before the check fails (default 5 s). */
   settleTimeoutMs?: number;
   /** Only run these capabilities (default: all). */

@@ -86,6 +86,7 @@ export async function connect(io: CliIo, flags: BmcFlags): Promise<BmcConnection
     const { driver, selection } = await connectBmc(client, {
       drivers: host.bmcDriverDefinitions(),
       fallback: redfishStandardDriver,
+      settings: (definition) => host.driverSettings(definition.name),
       ...(flags.driver ? { pinned: flags.driver } : {}),
     });
     return { client, driver, selection };
