@@ -1,0 +1,87 @@
+import { Metadata, Server, type ServerUnaryCall, type sendUnaryData, status } from "@grpc/grpc-js";
+import { ReflectionService } from "@grpc/reflection";
+import { HealthImplementation } from "grpc-health-check";
+import { InvalidArgumentError } from "../../errors/index.js";
+import type { ApiContext } from "../context.js";
+import { ObjectNotFoundError, toGrpcError, UnknownObjectTypeError } from "../errors.js";
+import { toObjectStateMessage, toVersionMessage } from "./convert.js";
+import type { RacksmithHandlers } from "./generated/racksmith/v1/Racksmith.js";
+import { loadRacksmithProto } from "./loadProto.js";
+
+export const RACKSMITH_SERVICE = "racksmith.v1.Racksmith";
+
+export interface GrpcApi {
+  server: Server;
+  health: HealthImplementation;
+}
+
+/** Wraps a promise-returning handler: failures become gRPC statuses through the one error mapping. */
+function unary<Req, Res>(context: ApiContext, run: (request: Req) => Promise<Res>) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    run(call.request).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        const mapped = toGrpcError(error);
+        if (mapped.code === status.INTERNAL)
+          context.logger.error({ err: (error as Error)?.message }, "gRPC call failed");
+        const metadata = new Metadata();
+        metadata.set("racksmith-error-code", mapped.errorCode);
+        callback({ code: mapped.code, details: mapped.details, metadata });
+      },
+    );
+  };
+}
+
+function requireObject(context: ApiContext, objectType: string, objectId: string): void {
+  if (!objectType) throw new InvalidArgumentError("object_type is required");
+  if (!objectId) throw new InvalidArgumentError("object_id is required");
+  const known = context.objectTypes();
+  if (!known.includes(objectType)) throw new UnknownObjectTypeError(objectType, known);
+}
+
+/** The gRPC API: the Racksmith service, server reflection and the standard grpc.health.v1 service. */
+export function createGrpcServer(context: ApiContext): GrpcApi {
+  const proto = loadRacksmithProto();
+  const server = new Server();
+  const handlers: RacksmithHandlers = {
+    Version: unary(context, async () => toVersionMessage(context.version())),
+    GetObjectState: unary(context, async (request) => {
+      requireObject(context, request.objectType, request.objectId);
+      const view = await context.getObjectState(
+        request.objectType,
+        request.objectId,
+        request.historyLimit || 20,
+      );
+      if (!view) throw new ObjectNotFoundError(request.objectType, request.objectId);
+      return toObjectStateMessage(view);
+    }),
+    ListObjects: unary(context, async (request) => {
+      if (!context.objectTypes().includes(request.objectType)) {
+        throw new UnknownObjectTypeError(request.objectType, context.objectTypes());
+      }
+      const limit = Math.min(request.limit || 100, 1000);
+      const objects = await context.listObjects(request.objectType, {
+        limit,
+        ...(request.state ? { state: request.state } : {}),
+        ...(request.after ? { after: request.after } : {}),
+      });
+      return {
+        objects: objects.map(toObjectStateMessage),
+        nextAfter: objects.length === limit ? (objects.at(-1)?.objectId ?? "") : "",
+      };
+    }),
+    Enqueue: unary(context, async (request) => {
+      requireObject(context, request.objectType, request.objectId);
+      if (!(await context.getObjectState(request.objectType, request.objectId, 0))) {
+        throw new ObjectNotFoundError(request.objectType, request.objectId);
+      }
+      await context.enqueue(request.objectType, request.objectId);
+      return {};
+    }),
+  };
+  server.addService(proto.grpc.racksmith.v1.Racksmith.service, handlers);
+  new ReflectionService(proto.definition).addToServer(server);
+  const health = new HealthImplementation({ "": "NOT_SERVING", [RACKSMITH_SERVICE]: "NOT_SERVING" });
+  health.addToServer(server);
+  return { server, health };
+}
