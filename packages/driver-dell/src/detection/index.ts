@@ -1,0 +1,1 @@
+export { detectIdrac } from "./detectIdrac.js";

@@ -1,0 +1,2 @@
+export { dellDriver } from "./definition.js";
+export { DellIdracDriver } from "./dellIdracDriver.js";

@@ -1,0 +1,11 @@
+export {
+  AccountExistsError,
+  AccountSlotsFullError,
+  BootOptionNotFoundError,
+  DpuNicNotFoundError,
+  JobNotCreatedError,
+  JobNotFoundError,
+  JobQueueBusyError,
+  LockedDownError,
+  SettingReadOnlyError,
+} from "./idracErrors.js";

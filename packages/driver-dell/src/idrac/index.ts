@@ -1,0 +1,11 @@
+export { BiosStaging } from "./biosStaging.js";
+export { DpuBootOrder } from "./dpuBoot.js";
+export { hasHttpStatus, isReadOnlyRefusal, withoutSecretsInErrors } from "./httpErrors.js";
+export { JobQueue, jobRefOf } from "./jobQueue.js";
+export { MachineSetup } from "./machineSetup.js";
+export { ManagerAttributes } from "./managerAttributes.js";
+export { type DellNic, NicInventory } from "./nicInventory.js";
+export { oemActionTarget } from "./oemResources.js";
+export type { IdracResources } from "./resources.js";
+export { SetupPassword } from "./setupPassword.js";
+export { SystemLockdown } from "./systemLockdown.js";

@@ -1,0 +1,1 @@
+export { accountServicePatch, NO_LOCKOUT_LOGIN_POLICY } from "./passwordPolicy.js";

@@ -1,0 +1,45 @@
+import { BIOS_PROFILE_SETTINGS_PROPERTIES, type BmcDriverDefinition, defineBmcDriver } from "@racksmith/core";
+import { detectHpe } from "../detection/index.js";
+import { HpeDriver } from "./hpeDriver.js";
+
+/** The HPE iLO driver as a plugin registers it. */
+export const hpeDriverDefinition: BmcDriverDefinition = defineBmcDriver({
+  name: "hpe",
+  vendor: "HPE",
+  description: "HPE ProLiant servers managed by iLO 5 and iLO 6",
+  models: ["ProLiant DL385 Gen10 Plus v2", "ProLiant DL380 Gen11"],
+  capabilities: [
+    "power",
+    "acPowerCycle",
+    "bmcReset",
+    "bootOnce",
+    "bootFirst",
+    "bootOrderDpuFirst",
+    "bios",
+    "biosPending",
+    "machineSetup",
+    "lockdown",
+    "serialConsole",
+    "accounts",
+    "passwordPolicy",
+    "uefiPassword",
+    "firmwareInventory",
+    "firmwareUpdate",
+    "thermal",
+    "powerMetrics",
+    "sensors",
+    "systemEventLog",
+    "bmcEventLog",
+    "secureBoot",
+    "tpmClear",
+    "inventory",
+    "drives",
+  ],
+  settingsSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: { ...BIOS_PROFILE_SETTINGS_PROPERTIES },
+  },
+  detect: detectHpe,
+  create: (client, context) => new HpeDriver(client, context),
+});

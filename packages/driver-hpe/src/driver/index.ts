@@ -1,0 +1,2 @@
+export { hpeDriverDefinition } from "./definition.js";
+export { HpeDriver } from "./hpeDriver.js";

@@ -1,0 +1,1 @@
+export { BootOptionNotFoundError } from "./errors.js";

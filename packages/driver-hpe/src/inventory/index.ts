@@ -1,0 +1,1 @@
+export { mergeAdapters, toBaseAdapterInfo } from "./baseNetworkAdapters.js";

@@ -1,0 +1,1 @@
+export { type SettingCheck, settingsStatus } from "./settingsStatus.js";

@@ -1,0 +1,1 @@
+export { detectLenovoXcc } from "./detectLenovoXcc.js";

@@ -1,0 +1,2 @@
+export { lenovoDriver } from "./definition.js";
+export { LenovoXccDriver } from "./lenovoXccDriver.js";

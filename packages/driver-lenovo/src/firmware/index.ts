@@ -1,0 +1,1 @@
+export { dottedVersion, isRestartQuirkSku, restartCutsDpuPower } from "./firmwareVersions.js";

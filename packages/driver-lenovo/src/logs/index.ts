@@ -1,0 +1,1 @@
+export { bmcLogService, systemLogService } from "./xccLogServices.js";

@@ -1,0 +1,1 @@
+export { DETECTION_SCORE, detectBluefield } from "./detectBluefield.js";

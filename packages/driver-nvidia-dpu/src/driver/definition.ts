@@ -1,0 +1,45 @@
+import { BIOS_PROFILE_SETTINGS_PROPERTIES, type BmcDriverDefinition, defineBmcDriver } from "@racksmith/core";
+import { detectBluefield } from "../detection/index.js";
+import { DRIVER_NAME, NvidiaDpuDriver } from "./nvidiaDpuDriver.js";
+
+/** The models the bundled mockups and the real capture describe (system `Model`). */
+export const BLUEFIELD_MODELS = ["BlueField-2 SmartNIC Main Card", "BlueField-3 SmartNIC Main Card"] as const;
+
+export const nvidiaDpuDriver: BmcDriverDefinition = defineBmcDriver({
+  name: DRIVER_NAME,
+  vendor: "NVIDIA",
+  description:
+    "NVIDIA BlueField-2/3 DPU BMC: NIC/DPU mode, rshim, base MAC, HTTP boot, DPU machine setup (no lockdown, serial console setup or TPM)",
+  models: BLUEFIELD_MODELS,
+  capabilities: [
+    "power",
+    "bmcReset",
+    "bootOnce",
+    "bootFirst",
+    "bootOrderDpuFirst",
+    "bios",
+    "biosPending",
+    "machineSetup",
+    "accounts",
+    "passwordPolicy",
+    "uefiPassword",
+    "firmwareInventory",
+    "firmwareUpdate",
+    "thermal",
+    "powerMetrics",
+    "sensors",
+    "systemEventLog",
+    "bmcEventLog",
+    "secureBoot",
+    "inventory",
+    "drives",
+    "dpu",
+  ],
+  settingsSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: { ...BIOS_PROFILE_SETTINGS_PROPERTIES },
+  },
+  detect: detectBluefield,
+  create: (client, context) => new NvidiaDpuDriver(client, context),
+});

@@ -1,0 +1,7 @@
+export {
+  type MachineSetupFacts,
+  type MachineSetupPlan,
+  machineSetupDiffs,
+  planMachineSetup,
+  respelledAttributes,
+} from "./machineSetupPlan.js";

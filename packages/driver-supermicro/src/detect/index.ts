@@ -1,0 +1,1 @@
+export { detectSupermicro, SUPERMICRO_SCORE } from "./detectSupermicro.js";

@@ -1,0 +1,1 @@
+export { SupermicroDriver } from "./supermicroDriver.js";

@@ -1,0 +1,7 @@
+export {
+  BiosAttributeUnknownError,
+  BootOptionNotFoundError,
+  FirmwareUpdateBusyError,
+  SerialConsoleNotConfigurableError,
+  SystemLockdownActiveError,
+} from "./errors.js";

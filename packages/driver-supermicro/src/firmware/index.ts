@@ -1,0 +1,6 @@
+export {
+  type FirmwareTargetPaths,
+  multipartTarget,
+  multipartUpdateParameters,
+} from "./multipartParameters.js";
+export { uploadMultipart } from "./multipartUpload.js";

@@ -1,0 +1,10 @@
+export {
+  hostInterfaceSetting,
+  ipmiHostInterfaceSetting,
+  kcsPrivilegeSetting,
+  type LockdownSetting,
+  lockdownStatusOf,
+  type SettingState,
+  sysLockdownSetting,
+} from "./lockdownState.js";
+export { SystemLockdown } from "./systemLockdown.js";

@@ -1,0 +1,8 @@
+export type {
+  FixedBootOrder,
+  HostInterface,
+  KcsInterface,
+  SerialInterface,
+  SupermicroSystemExtras,
+  SysLockdown,
+} from "./types.js";

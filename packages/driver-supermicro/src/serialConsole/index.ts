@@ -1,0 +1,1 @@
+export { serialConsoleStatusOf } from "./serialConsoleStatus.js";

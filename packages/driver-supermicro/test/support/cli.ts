@@ -1,0 +1,29 @@
+import { type CliIo, runCli } from "@racksmith/cli";
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `racksmith` in-process with an in-memory terminal. */
+export async function cli(argv: string[], cwd = process.cwd()): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: { write: (text: string) => void out.push(text), isTTY: false },
+    stderr: { write: (text: string) => void err.push(text), isTTY: false },
+    env: {},
+    cwd,
+    untilStopped: () => Promise.resolve(),
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+/** Runs `racksmith … --json` and parses the answer; a non-zero exit fails with the command's stderr. */
+export async function cliJson<T>(argv: string[], cwd?: string): Promise<T> {
+  const run = await cli([...argv, "--json"], cwd);
+  if (run.code !== 0) throw new Error(`racksmith ${argv.join(" ")} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
