@@ -50,3 +50,20 @@ describe("collections", () => {
     await client.close();
   });
 });
+
+describe("empty collections", () => {
+  let bmc: FakeBmc;
+  beforeAll(async () => {
+    bmc = await FakeBmc.start((request, response) =>
+      sendJson(response, 200, request.url.endsWith("/Null") ? { Members: null } : { Members: "oops" }),
+    );
+  });
+  afterAll(() => bmc.stop());
+
+  it("reads `Members: null` (OpenBMC) as empty and refuses a non-array", async () => {
+    const client = new RedfishClient({ address: bmc.url });
+    expect(await client.listMembers("/redfish/v1/Null")).toEqual([]);
+    await expect(client.listMembers("/redfish/v1/Bad")).rejects.toThrow(/Members is not an array/);
+    await client.close();
+  });
+});

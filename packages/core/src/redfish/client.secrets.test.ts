@@ -35,6 +35,17 @@ describe("secrets never reach logs or errors", () => {
   });
   afterAll(() => bmc.stop());
 
+  it("scrubs passwords the request carried when the BMC echoes them", async () => {
+    const client = new RedfishClient({ address: bmc.url });
+    const error = (await client
+      .patch("/redfish/v1/echo", { Password: "New-Secret-99" }, { secrets: ["uefi-Pw-77"] })
+      .catch((e: unknown) => e)) as Error;
+    const text = `${error.message} ${JSON.stringify(error)}`;
+    expect(text).not.toContain("New-Secret-99");
+    expect(text).toContain("[redacted]");
+    await client.close();
+  });
+
   it("across login, requests, errors and logout", async () => {
     const { lines, logger } = capturingLogger();
     const address = bmc.url.replace("http://", `http://admin:${PASSWORD}@`);

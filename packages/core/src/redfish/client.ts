@@ -65,6 +65,11 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** `text` accepts any body (XML documents); default `json` rejects a 2xx GET whose body is not a JSON object. */
   responseType?: "json" | "text";
+  /**
+   * Values scrubbed from any error this request raises. Secret-looking fields of the JSON body (`Password`,
+   * `NewPassword`, …) are added automatically: a BMC may echo them back.
+   */
+  secrets?: readonly string[];
 }
 
 export interface RedfishResponse<T = unknown> {
@@ -263,7 +268,8 @@ export class RedfishClient {
       seen.add(next);
       const page: RedfishObject = await this.get(next);
       const members = page.Members;
-      if (members !== undefined && !Array.isArray(members)) {
+      // OpenBMC answers `"Members": null` for an empty collection.
+      if (members !== undefined && members !== null && !Array.isArray(members)) {
         throw new RedfishMalformedResponseError(
           "GET",
           toRequestPath(next),
@@ -271,7 +277,9 @@ export class RedfishClient {
           excerptOf(page),
         );
       }
-      yield (members ?? []).filter((m): m is RedfishObject => !!m && typeof m === "object");
+      yield ((members as unknown[] | null | undefined) ?? []).filter(
+        (m): m is RedfishObject => !!m && typeof m === "object",
+      );
       const link = page["Members@odata.nextLink"];
       next = typeof link === "string" && link ? link : undefined;
     }
@@ -307,32 +315,47 @@ export class RedfishClient {
       // The session expired or was revoked: log in again once and replay.
       this.session.invalidate(response.authToken);
       const replay = await this.send(method, requestPath, options, true);
-      return this.finish(method, requestPath, replay);
+      return this.finish(method, requestPath, replay, options);
     }
-    return this.finish(method, requestPath, response);
+    return this.finish(method, requestPath, response, options);
   }
 
-  private finish(method: string, path: string, response: RawResponse): RedfishResponse {
+  private finish(
+    method: string,
+    path: string,
+    response: RawResponse,
+    options: RequestOptions,
+  ): RedfishResponse {
     if (response.status >= 200 && response.status < 300) {
       const { authToken: _token, text: _text, ...rest } = response;
       return rest;
     }
-    throw this.httpError(method, path, response);
+    throw this.httpError(method, path, response, [
+      ...(options.secrets ?? []),
+      ...secretValuesOf(options.body),
+    ]);
   }
 
-  private httpError(method: string, path: string, response: RawResponse): RedfishHttpError {
+  private httpError(
+    method: string,
+    path: string,
+    response: RawResponse,
+    secrets: readonly string[],
+  ): RedfishHttpError {
     // A BMC may echo what it was sent (tokens, passwords) into its messages: scrub them before they travel.
+    const scrub = (text: string): string => scrubSecrets(this.scrub(text), secrets);
     const messages = extendedInfoOf(response.body).map((m) => ({
       ...m,
-      ...(m.message !== undefined ? { message: this.scrub(m.message) } : {}),
-      ...(m.resolution !== undefined ? { resolution: this.scrub(m.resolution) } : {}),
+      ...(m.message !== undefined ? { message: scrub(m.message) } : {}),
+      ...(m.resolution !== undefined ? { resolution: scrub(m.resolution) } : {}),
+      ...(m.messageArgs !== undefined ? { messageArgs: m.messageArgs.map(scrub) } : {}),
     }));
     const args = {
       method,
       path,
       httpStatus: response.status,
       messages,
-      bodyExcerpt: this.scrub(excerptOf(response.body ?? response.text)),
+      bodyExcerpt: scrub(excerptOf(response.body ?? response.text)),
     };
     const isPasswordChange =
       response.status === 403 && messages.some((m) => /PasswordChangeRequired$/.test(m.messageId));
@@ -560,6 +583,23 @@ function parseBody(
   } catch {
     return { value: text, malformed: "invalid JSON" };
   }
+}
+
+const SECRET_FIELD = /pass(word)?|secret|token/i;
+
+/** String values of secret-looking fields anywhere in a JSON request body. */
+function secretValuesOf(body: unknown, depth = 0): string[] {
+  if (
+    !body ||
+    typeof body !== "object" ||
+    depth > 8 ||
+    body instanceof Uint8Array ||
+    body instanceof FormData
+  )
+    return [];
+  return Object.entries(body).flatMap(([key, value]) =>
+    typeof value === "string" && SECRET_FIELD.test(key) ? [value] : secretValuesOf(value, depth + 1),
+  );
 }
 
 function excerptOf(body: unknown): string {

@@ -6,6 +6,8 @@ export interface RedfishMessage {
   message?: string;
   severity?: string;
   resolution?: string;
+  /** Arguments of the message (e.g. the account URI of a PasswordChangeRequired). */
+  messageArgs?: string[];
 }
 
 /** The BMC answered with a non-success HTTP status. */
@@ -162,6 +164,7 @@ export function extendedInfoOf(body: unknown): RedfishMessage[] {
           ...(typeof i.Message === "string" ? { message: i.Message } : {}),
           ...(typeof i.Severity === "string" ? { severity: i.Severity } : {}),
           ...(typeof i.Resolution === "string" ? { resolution: i.Resolution } : {}),
+          ...(Array.isArray(i.MessageArgs) ? { messageArgs: i.MessageArgs.map(String) } : {}),
         });
       }
     }

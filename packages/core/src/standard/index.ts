@@ -1,4 +1,4 @@
-export { bootOptionMatches, findDpuBootOption, moveToFront } from "./bootMatching.js";
+export { bootOptionMatches, findDpuBootOption, moveToFront, OVERRIDE_TARGET } from "./bootMatching.js";
 export { redfishStandardDriver } from "./definition.js";
 export { entriesSince, pickLogService } from "./eventLogs.js";
 export { exploreWithDriver } from "./explore.js";
@@ -6,10 +6,21 @@ export {
   macFromText,
   macFromUefiDevicePath,
   normalizeMac,
+  toAccountInfo,
   toBootOptionInfo,
   toEthernetInterfaceInfo,
   toPcieDeviceInfo,
+  toPowerState,
   trimSerial,
 } from "./mappers.js";
-export { attributeDiffs, diffAttributes, jobStateOf, RedfishStandard, triState } from "./redfishStandard.js";
+export {
+  attributeDiffs,
+  BootOptionNotFoundError,
+  diffAttributes,
+  jobStateOf,
+  RedfishStandard,
+  requireMac,
+  taskRefOf,
+  triState,
+} from "./redfishStandard.js";
 export { powerMetricsFrom, readingFromSensor, readingsFromThermal } from "./sensors.js";

@@ -49,6 +49,11 @@ describe("MACs in boot options", () => {
     });
     expect(option.mac).toBe("94:6D:AE:91:FB:22");
     expect(option.uefiDevicePath).toBeUndefined();
+    expect(macFromText("UEFI HTTPv4 (MAC:B83FD2AA0001)")).toBe("B8:3F:D2:AA:00:01");
+    expect(macFromText("(B26/D0/F0) UEFI PXE IPv4 Nvidia Network Adapter - 7CC255793F8E")).toBe(
+      "7C:C2:55:79:3F:8E",
+    );
+    expect(macFromText("HD(1,GPT,5C1B2A907E44)")).toBeUndefined();
   });
 });
 

@@ -34,9 +34,15 @@ export function macFromUefiDevicePath(path: string | null | undefined): string |
   return match ? normalizeMac(match[1]) : undefined;
 }
 
-/** A MAC printed in a boot option's display name (`… - B8:3F:D2:D7:F7:4A (PXE IPv4)`), if any. */
+/**
+ * A MAC printed in a boot option's display name: `… - B8:3F:D2:D7:F7:4A (PXE IPv4)`, `(MAC:B83FD2AA0001)`
+ * or Supermicro's compact `… - 7CC255793F8E`.
+ */
 export function macFromText(text: string | null | undefined): string | undefined {
-  const match = text ? /\b([0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5})\b/.exec(text) : null;
+  if (!text) return undefined;
+  const match =
+    /\b([0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5})\b/.exec(text) ??
+    /(?:MAC[:=]\s*|\s-\s)([0-9A-Fa-f]{12})\b/.exec(text);
   return match ? normalizeMac(match[1]) : undefined;
 }
 

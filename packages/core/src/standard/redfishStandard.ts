@@ -821,16 +821,24 @@ export class RedfishStandard implements BmcDriver {
   }
 }
 
-function requireMac(mac: string): string {
+/** A MAC in any common notation, normalised; an InvalidArgumentError names the bad value. */
+export function requireMac(mac: string): string {
   const normalized = normalizeMac(mac);
   if (!normalized) throw new InvalidArgumentError(`${JSON.stringify(mac)} is not a MAC address`);
   return normalized;
 }
 
+/** No boot option matches what was asked (a target, or network boot from a MAC). */
+export class BootOptionNotFoundError extends RacksmithError {
+  constructor(readonly target: string) {
+    super("boot_option_not_found", "FAILED_PRECONDITION", `no boot option for ${target}`, {
+      details: { target },
+    });
+  }
+}
+
 function bootOptionNotFound(what: string): RacksmithError {
-  return new RacksmithError("boot_option_not_found", "FAILED_PRECONDITION", `no boot option for ${what}`, {
-    details: { target: what },
-  });
+  return new BootOptionNotFoundError(what);
 }
 
 /** Attributes in `staged` whose value differs from `current`. */
@@ -913,7 +921,7 @@ export function jobStateOf(raw: string): JobState {
 }
 
 /** A task reference from an update answer: `Location` (task monitor) or the Task in the body. */
-function taskRefOf(response: RedfishResponse): JobRef {
+export function taskRefOf(response: RedfishResponse): JobRef {
   const body = response.body as Task | undefined;
   const bodyId = typeof body?.["@odata.id"] === "string" ? body["@odata.id"] : undefined;
   const path = bodyId ?? response.location;

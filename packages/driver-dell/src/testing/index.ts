@@ -9,11 +9,10 @@ export { type DellMockupOptions, dellMockupBehaviors } from "./dellMockup.js";
 
 export const conformance: Record<string, DriverConformanceProfile> = {
   dell: {
-    // The shared suite waits for a returned job before it reboots the host, and runs the checks after
-    // lockdown with the BMC still locked; an iDRAC runs jobs at the reboot and refuses changes while locked.
-    // So the suite's mockup completes jobs at once and leaves lockdown unenforced; the package's own tests
-    // play both out the iDRAC way.
-    behaviors: dellMockupBehaviors({ jobsRun: "atOnce", enforceLockdown: false }),
+    // The suite stages changes in one capability after another without rebooting between them, which a real
+    // iDRAC refuses (SYS011: a job is already committed). So the suite's mockup completes jobs at once; the
+    // package's own tests play jobs out the iDRAC way (run at the next reboot). Lockdown is enforced.
+    behaviors: dellMockupBehaviors({ jobsRun: "atOnce" }),
     expectations: { tpmClearLeavesPending: true },
     // Machine setup applies the model's performance profile with NICo's table.
     settings: {

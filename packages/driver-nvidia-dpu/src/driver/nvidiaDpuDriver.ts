@@ -404,7 +404,7 @@ export class NvidiaDpuDriver extends RedfishStandard {
 
   // ---- inventory --------------------------------------------------------------------------------------
 
-  /** Devices the BMC enumerates, the card's first; the BlueField firmware we know enumerates none. */
+  /** Devices the BMC enumerates, the card's first; the BlueField firmware we know enumerates none (empty list). */
   override async pcieDevices(): Promise<PcieDeviceInfo[]> {
     const chassis = (await this.allChassis())
       .filter((candidate) => candidate.PCIeDevices?.["@odata.id"])
@@ -413,10 +413,7 @@ export class NvidiaDpuDriver extends RedfishStandard {
       const devices = await this.members<PCIeDevice>(candidate.PCIeDevices?.["@odata.id"] as string);
       if (devices.length > 0) return devices.map(toPcieDeviceInfo);
     }
-    this.notSupported(
-      "PCIe devices",
-      "the BlueField BMC enumerates no PCIe devices (its PCIeDevices collections are empty)",
-    );
+    return [];
   }
 
   /** The BMC answers an empty Storage collection with `"Members": null`: no drives, not a malformed answer. */

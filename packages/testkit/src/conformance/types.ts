@@ -34,6 +34,8 @@ export interface ConformanceReport {
 export interface ConformanceExpectations {
   /** Whether `clearTpm` stages a pending BIOS change (false for Supermicro, which applies it differently). */
   tpmClearLeavesPending?: boolean;
+  /** Whether the BMC lists PCIe devices at all (false for a BlueField, which enumerates none). */
+  enumeratesPcieDevices?: boolean;
 }
 
 /**

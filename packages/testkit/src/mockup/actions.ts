@@ -29,8 +29,15 @@ export async function findAdvertisedAction(
   for (let owner = path.slice(0, at); owner.length >= SERVICE_ROOT_PATH.length; owner = parentPath(owner)) {
     const document = await state.read(owner);
     if (document?.kind !== "json" || document.status !== 200) continue;
-    const found = searchActions(objectField(document.body, "Actions"), path);
-    if (found) return { ...found, resourcePath: owner };
+    // Most BMCs list actions under `Actions`; iLO lists its OEM ones under `Oem.<vendor>.Actions` too.
+    const oem = objectField(document.body, "Oem");
+    const vendorActions = Object.values(oem ?? {}).flatMap((vendor) =>
+      isJsonObject(vendor) && isJsonObject(vendor.Actions) ? [vendor.Actions] : [],
+    );
+    for (const actions of [objectField(document.body, "Actions"), ...vendorActions]) {
+      const found = searchActions(actions, path);
+      if (found) return { ...found, resourcePath: owner };
+    }
   }
   return undefined;
 }
@@ -43,11 +50,12 @@ function searchActions(
   for (const [name, definition] of Object.entries(actions)) {
     if (!isJsonObject(definition)) continue;
     const advertised = stringField(definition, "target");
-    if (name.startsWith("#") && advertised !== undefined && samePath(advertised, target)) {
+    // Action names carry a `#` (`#Bios.ResetBios`, iDRAC's `DellManager.v1_0_0#DellManager.ClearPending`).
+    if (name.includes("#") && advertised !== undefined && samePath(advertised, target)) {
       return { name, definition };
     }
     // `Actions.Oem` holds OEM actions directly or grouped per vendor (`Oem.Nvidia.#NvidiaUpdateService.…`).
-    if (!name.startsWith("#")) {
+    if (!name.includes("#")) {
       const nested = searchActions(definition, target);
       if (nested) return nested;
     }

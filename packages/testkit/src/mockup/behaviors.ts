@@ -143,13 +143,22 @@ function compileHooks<Context>(
   byActionName: boolean,
 ): CompiledHook<Context>[] {
   return Object.entries(hooks ?? {}).map(([key, hook]) => {
-    if (byActionName && key.startsWith("#")) {
-      const name = key.toLowerCase();
-      return { hook, matches: (_pathname: string, action?: string) => action?.toLowerCase() === name };
+    if (byActionName && key.includes("#")) {
+      // `#DellManager.ClearPending` also matches a versioned name like `DellManager.v1_0_0#DellManager.ClearPending`.
+      const name = actionSuffix(key);
+      return {
+        hook,
+        matches: (_pathname: string, action?: string) =>
+          action !== undefined && actionSuffix(action) === name,
+      };
     }
     const pattern = compileGlob(key);
     return { hook, matches: (pathname: string) => matchesGlob(pattern, pathname) };
   });
+}
+
+function actionSuffix(name: string): string {
+  return name.slice(name.lastIndexOf("#")).toLowerCase();
 }
 
 async function runFirst<Context>(
