@@ -1,8 +1,11 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 // Tests import what users import (`@racksmith/core`, …) but resolve it to TypeScript sources through the
 // `@racksmith/source` export condition, so no build is needed before `vitest run`.
-const conditions = ["@racksmith/source", "node", "import", "default"];
+// Only Vite's own server conditions otherwise: an "import" condition here would reach Node and make CommonJS
+// packages (pg → pg-pool) load ESM wrappers through require().
+const conditions = ["@racksmith/source", ...defaultServerConditions];
 
 export const baseConfig = defineConfig({
   resolve: { conditions },

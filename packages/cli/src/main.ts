@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { registerDriverCommands } from "./commands/drivers.js";
 import { registerMockupCommand } from "./commands/mockup.js";
 import { registerRedfishCommand } from "./commands/redfish/index.js";
+import { registerServeCommands } from "./commands/serve.js";
 import { ReportedFailure, UsageError } from "./errors.js";
 import { type CliIo, processIo } from "./io.js";
 
@@ -31,6 +32,7 @@ function buildProgram(io: CliIo): Command {
   registerRedfishCommand(program, io);
   registerMockupCommand(program, io);
   registerDriverCommands(program, io);
+  registerServeCommands(program, io);
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.stdout.write(text),

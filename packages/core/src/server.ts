@@ -1,8 +1,12 @@
 /**
- * `@racksmith/core/server` — what hosts Racksmith: config loading and the plugin host/loader. The service
- * itself (engine, database, APIs) joins this entry point.
+ * `@racksmith/core/server` — what hosts Racksmith: config loading, the plugin host and loader, the database,
+ * the state engine, the REST and gRPC APIs, and `startService` which runs them together.
  */
 import "reflect-metadata";
 
+export * from "./api/index.js";
 export * from "./config/index.js";
+export * from "./db/index.js";
 export * from "./plugins/index.js";
+export * from "./service/index.js";
+export * from "./state/index.js";

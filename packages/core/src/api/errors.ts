@@ -1,9 +1,4 @@
-import {
-  GRPC_CODE_BY_ERROR_STATUS,
-  HTTP_STATUS_BY_ERROR_STATUS,
-  RacksmithError,
-  toRacksmithError,
-} from "../errors/index.js";
+import { GRPC_CODE_BY_ERROR_STATUS, HTTP_STATUS_BY_ERROR_STATUS, toRacksmithError } from "../errors/index.js";
 
 /** The error body every REST endpoint answers with. */
 export interface ApiErrorBody {
@@ -37,23 +32,4 @@ export function toGrpcError(error: unknown): { code: number; details: string; er
     details: internal ? "internal error" : racksmith.message,
     errorCode: racksmith.code,
   };
-}
-
-export class ObjectNotFoundError extends RacksmithError {
-  constructor(objectType: string, objectId: string) {
-    super("object_not_found", "NOT_FOUND", `no ${objectType} with id ${JSON.stringify(objectId)}`, {
-      details: { objectType, objectId },
-    });
-  }
-}
-
-export class UnknownObjectTypeError extends RacksmithError {
-  constructor(objectType: string, known: readonly string[]) {
-    super(
-      "unknown_object_type",
-      "INVALID_ARGUMENT",
-      `unknown object type ${JSON.stringify(objectType)} (known: ${known.length ? known.join(", ") : "none"})`,
-      { details: { objectType, known } },
-    );
-  }
 }

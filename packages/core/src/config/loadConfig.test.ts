@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./errors.js";
 import { loadConfig, parseConfig } from "./loadConfig.js";
+import { configSchema, DEFAULT_CONFIG } from "./schema.js";
 
 function problems(text: string): string[] {
   try {
@@ -18,19 +19,22 @@ function problems(text: string): string[] {
 
 describe("config", () => {
   it("accepts YAML and JSON", () => {
-    expect(parseConfig("plugins:\n  - '@racksmith/driver-dell'\n")).toEqual({
+    expect(parseConfig("plugins:\n  - '@racksmith/driver-dell'\n")).toMatchObject({
       plugins: ["@racksmith/driver-dell"],
       drivers: {},
     });
-    expect(parseConfig('{"plugins": ["./my-driver.js"]}')).toEqual({
+    expect(parseConfig('{"plugins": ["./my-driver.js"]}')).toMatchObject({
       plugins: ["./my-driver.js"],
       drivers: {},
     });
-    expect(parseConfig("")).toEqual({ plugins: [], drivers: {} });
+    expect(parseConfig("")).toEqual(DEFAULT_CONFIG);
   });
 
   it.each([
-    ["plugns: []", "unknown key plugns (did you mean plugins?); allowed: plugins, drivers"],
+    [
+      "plugns: []",
+      "unknown key plugns (did you mean plugins?); allowed: plugins, drivers, server, database, engine, log",
+    ],
     ["plugins: '@racksmith/driver-dell'", "plugins: must be a list"],
     ["plugins:\n  - 42", "plugins[0]: must be a string"],
     ["plugins: [a, a]", "plugins: must NOT have duplicate items (items ## 1 and 0 are identical)"],
@@ -56,5 +60,31 @@ describe("config", () => {
     })();
     expect(error?.message).toMatch(/racksmith\.yaml: unknown key bogus/);
     expect(() => loadConfig({ cwd: dir, file: "missing.yaml" })).toThrow(/missing\.yaml: file not found/);
+  });
+
+  it.each([
+    ["server:\n  http: localhost", "server.http: must match pattern"],
+    ["database:\n  url: mysql://x", "database.url: must match pattern"],
+    ["engine:\n  concurrency: 0", "engine.concurrency: must be >= 1"],
+    ["log:\n  level: loud", "log.level: must be one of"],
+  ])("checks the service sections: %j", (text, expected) => {
+    expect(problems(text).join("; ")).toContain(expected);
+  });
+
+  it("documents every key with a description and a default", () => {
+    const undocumented: string[] = [];
+    const walk = (schema: Record<string, unknown>, path: string): void => {
+      for (const [key, value] of Object.entries(
+        (schema.properties ?? {}) as Record<string, Record<string, unknown>>,
+      )) {
+        if (key === "$schema") continue;
+        const documented =
+          typeof value.description === "string" && ("default" in value || /default/i.test(value.description));
+        if (!documented) undocumented.push(`${path}${key}`);
+        walk(value, `${path}${key}.`);
+      }
+    };
+    walk(configSchema, "");
+    expect(undocumented).toEqual([]);
   });
 });

@@ -1,15 +1,22 @@
 import type { SchemaObject } from "ajv";
+import { DEFAULT_ENGINE_CONFIG, ENGINE_CONFIG_SCHEMA, type EngineConfig } from "../state/index.js";
+
+/** `host:port`, `[ipv6]:port` or `:port` (all interfaces). */
+const LISTEN_ADDRESS = "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]*):[0-9]{1,5}$";
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * JSON Schema of `racksmith.yaml`. Unknown keys are errors everywhere so a typo never silently falls back to
- * a default. Later features add their sections here.
+ * a default; every key has a description and a default (a test keeps it so). Later features add sections.
  */
 export const configSchema: SchemaObject = {
   $id: "https://racksmith.dev/schemas/config.json",
   type: "object",
   additionalProperties: false,
   properties: {
-    $schema: { type: "string" },
+    $schema: { type: "string", description: "Editor hint; ignored." },
     plugins: {
       description: "Plugin packages or file paths to load, in order. Nothing else is loaded.",
       type: "array",
@@ -24,12 +31,79 @@ export const configSchema: SchemaObject = {
       additionalProperties: { type: "object" },
       default: {},
     },
+    server: {
+      description: "Where the service listens.",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        http: {
+          description: "REST API, /metrics, /healthz and /readyz (host:port).",
+          type: "string",
+          pattern: LISTEN_ADDRESS,
+          default: "127.0.0.1:8080",
+        },
+        grpc: {
+          description: "gRPC API with reflection and grpc.health.v1 (host:port).",
+          type: "string",
+          pattern: LISTEN_ADDRESS,
+          default: "127.0.0.1:50051",
+        },
+      },
+    },
+    database: {
+      description: "Persistence: PostgreSQL when a URL is given, else embedded PGlite in dataDir.",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        url: {
+          description:
+            "PostgreSQL URL (postgres://user:password@host:5432/db); RACKSMITH_DATABASE_URL also sets it.",
+          type: "string",
+          pattern: "^$|^postgres(ql)?://",
+          default: "",
+        },
+        dataDir: {
+          description: "Directory of the embedded PGlite database (relative to the working directory).",
+          type: "string",
+          minLength: 1,
+          default: ".racksmith/data",
+        },
+      },
+    },
+    engine: { ...ENGINE_CONFIG_SCHEMA, description: "State engine timing and concurrency.", default: {} },
+    log: {
+      description: "Structured JSON logs on standard output.",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        level: {
+          description: "Lowest level written.",
+          type: "string",
+          enum: [...LOG_LEVELS],
+          default: "info",
+        },
+      },
+    },
   },
 };
 
 export interface RacksmithConfig {
   plugins: string[];
   drivers: Record<string, Record<string, unknown>>;
+  server: { http: string; grpc: string };
+  database: { url: string; dataDir: string };
+  engine: Partial<EngineConfig>;
+  log: { level: LogLevel };
 }
 
-export const DEFAULT_CONFIG: RacksmithConfig = { plugins: [], drivers: {} };
+export const DEFAULT_CONFIG: RacksmithConfig = {
+  plugins: [],
+  drivers: {},
+  server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051" },
+  database: { url: "", dataDir: ".racksmith/data" },
+  engine: { ...DEFAULT_ENGINE_CONFIG },
+  log: { level: "info" },
+};

@@ -82,8 +82,8 @@ describe("gRPC API", () => {
       client.GetObjectState({ objectType: "widget", objectId: "zzz" }, cb),
     ).catch((e: unknown) => e)) as ServiceError;
     expect(missing.code).toBe(status.NOT_FOUND);
-    expect(missing.details).toBe('no widget with id "zzz"');
-    expect((missing.metadata as Metadata).get("racksmith-error-code")).toEqual(["object_not_found"]);
+    expect(missing.details).toBe("widget zzz does not exist");
+    expect((missing.metadata as Metadata).get("racksmith-error-code")).toEqual(["state_object_not_found"]);
     const unknown = (await call((cb) => client.Enqueue({ objectType: "gadget", objectId: "1" }, cb)).catch(
       (e: unknown) => e,
     )) as ServiceError;

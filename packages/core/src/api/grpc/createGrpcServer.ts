@@ -2,8 +2,9 @@ import { Metadata, Server, type ServerUnaryCall, type sendUnaryData, status } fr
 import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation } from "grpc-health-check";
 import { InvalidArgumentError } from "../../errors/index.js";
+import { ObjectNotFoundError, UnknownObjectTypeError } from "../../state/index.js";
 import type { ApiContext } from "../context.js";
-import { ObjectNotFoundError, toGrpcError, UnknownObjectTypeError } from "../errors.js";
+import { toGrpcError } from "../errors.js";
 import { toObjectStateMessage, toVersionMessage } from "./convert.js";
 import type { RacksmithHandlers } from "./generated/racksmith/v1/Racksmith.js";
 import { loadRacksmithProto } from "./loadProto.js";

@@ -31,12 +31,12 @@ describe("REST API", () => {
   });
 
   it.each([
-    ["/api/v1/objects/widget/nope", 404, "object_not_found", 'no widget with id "nope"'],
+    ["/api/v1/objects/widget/nope", 404, "state_object_not_found", "widget nope does not exist"],
     [
       "/api/v1/objects/gadget/w-1",
       400,
-      "unknown_object_type",
-      'unknown object type "gadget" (known: widget)',
+      "state_unknown_object_type",
+      'no state machine handles object type "gadget" (known: widget)',
     ],
     [
       "/api/v1/objects/widget/w-1?historyLimit=-3",

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { ObjectNotFoundError, UnknownObjectTypeError } from "../../state/index.js";
 import type { ApiContext } from "../context.js";
-import { ObjectNotFoundError, UnknownObjectTypeError } from "../errors.js";
 import { openApiDocument } from "./openapi.js";
 import { objectParams } from "./schemas.js";
 

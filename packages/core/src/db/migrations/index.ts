@@ -1,0 +1,7 @@
+import { stateEngine } from "./0001_state_engine.js";
+import type { Migration } from "./migration.js";
+
+export type { Migration } from "./migration.js";
+
+/** Every migration, in the order they run. To change the schema, add a file and append it here. */
+export const MIGRATIONS: readonly Migration[] = [stateEngine];

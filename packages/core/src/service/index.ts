@@ -1,0 +1,8 @@
+export { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
+export { createServiceLogger } from "./logger.js";
+export {
+  type RunningService,
+  type ServiceOptions,
+  type ServiceOverrides,
+  startService,
+} from "./startService.js";

@@ -1,0 +1,113 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { credentials, loadPackageDefinition } from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG, type LoadedConfig } from "../config/index.js";
+import { silentLogger } from "../logging/index.js";
+import { defineStateMachine, doNothing, transition } from "../state/index.js";
+import { type RunningService, startService } from "./startService.js";
+
+type TicketState = { state: "open" } | { state: "closed" };
+
+// A two-state machine with no table of its own: enough to see the service run the engine.
+const tickets = defineStateMachine<TicketState, object>({
+  objectType: "ticket",
+  load: async () => ({}),
+  handlers: {
+    open: async () => transition({ state: "closed" }),
+    closed: async () => doNothing(),
+  },
+  sla: { open: 60_000 },
+});
+
+const config: LoadedConfig = {
+  config: { ...structuredClone(DEFAULT_CONFIG), server: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" } },
+  file: undefined,
+  baseDir: process.cwd(),
+};
+
+describe("the service", () => {
+  let service: RunningService;
+  let base: string;
+  beforeAll(async () => {
+    service = await startService({
+      config,
+      logger: silentLogger,
+      machines: [tickets],
+      inMemoryDatabase: true,
+    });
+    base = `http://127.0.0.1:${service.http.port}`;
+  });
+  afterAll(() => service.stop());
+
+  it("is live and ready once migrated", async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      checks: [
+        { name: "database", ok: true },
+        { name: "migrations", ok: true },
+      ],
+    });
+  });
+
+  it("runs objects through the engine and serves their state over REST", async () => {
+    await service.engine.createObject("ticket", "t-1", { state: "open" });
+    let body: { state: { state: string }; history: unknown[] } | undefined;
+    for (let i = 0; i < 100 && body?.state.state !== "closed"; i++) {
+      body = (await (await fetch(`${base}/api/v1/objects/ticket/t-1`)).json()) as typeof body;
+      if (body?.state.state !== "closed") await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(body?.state).toEqual({ state: "closed" });
+    expect(body?.history).toHaveLength(2);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/racksmith_state_/);
+  });
+
+  it("answers grpc.health.v1 with SERVING", async () => {
+    const proto = join(
+      dirname(createRequire(import.meta.url).resolve("grpc-health-check/package.json")),
+      "proto/health/v1/health.proto",
+    );
+    const health = loadPackageDefinition(loadSync(proto, { enums: String })) as unknown as {
+      grpc: {
+        health: {
+          v1: {
+            Health: new (
+              a: string,
+              c: ReturnType<typeof credentials.createInsecure>,
+            ) => {
+              Check(r: object, cb: (e: Error | null, v?: { status: string }) => void): void;
+              close(): void;
+            };
+          };
+        };
+      };
+    };
+    const client = new health.grpc.health.v1.Health(
+      `127.0.0.1:${service.grpc.port}`,
+      credentials.createInsecure(),
+    );
+    const status = await new Promise<string | undefined>((resolve, reject) =>
+      client.Check({ service: "" }, (error, value) => (error ? reject(error) : resolve(value?.status))),
+    );
+    client.close();
+    expect(status).toBe("SERVING");
+  });
+});
+
+describe("a service that cannot start", () => {
+  it("names the unreachable database URL with the password redacted, and leaves nothing running", async () => {
+    const error = (await startService({
+      config,
+      logger: silentLogger,
+      overrides: { databaseUrl: "postgres://racksmith:Hunter2-Secret@127.0.0.1:1/racksmith" },
+    }).catch((e: unknown) => e)) as Error & { code?: string };
+    expect(error.code).toBe("database_unavailable");
+    expect(error.message).toContain("127.0.0.1:1/racksmith");
+    expect(error.message).not.toContain("Hunter2-Secret");
+  });
+});

@@ -1,0 +1,157 @@
+import { resolve } from "node:path";
+import { ServerCredentials } from "@grpc/grpc-js";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import { createGrpcServer, createRestServer, RACKSMITH_SERVICE } from "../api/index.js";
+import type { LoadedConfig } from "../config/index.js";
+import { type Database, migrate, openDatabase } from "../db/index.js";
+import type { Logger } from "../logging/index.js";
+import { createPluginHost, type PluginHost } from "../plugins/index.js";
+import { StateEngine, type StateMachine } from "../state/index.js";
+import { CORE_VERSION, PLUGIN_API_VERSION } from "../version.js";
+import { engineApiContext } from "./engineApiContext.js";
+import { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
+import { createServiceLogger } from "./logger.js";
+
+export interface ServiceOverrides {
+  databaseUrl?: string;
+  dataDir?: string;
+  http?: string;
+  grpc?: string;
+}
+
+export interface ServiceOptions {
+  config: LoadedConfig;
+  /** Command-line values that beat the config file. */
+  overrides?: ServiceOverrides;
+  env?: Readonly<Record<string, string | undefined>>;
+  logger?: Logger;
+  /** Lifecycles to run; features register theirs here. */
+  machines?: readonly StateMachine[];
+  /** Use an in-memory embedded database (tests). */
+  inMemoryDatabase?: boolean;
+}
+
+export interface RunningService {
+  http: ListenAddress;
+  grpc: ListenAddress;
+  database: Database;
+  engine: StateEngine;
+  host: PluginHost;
+  metrics: Registry;
+  logger: Logger;
+  /** Graceful: stop serving, let in-flight handlers finish within the grace period, release, close. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the core: config and plugins first (cheap, fail fast), then the database and its migrations, the
+ * engine, and the REST and gRPC servers. Logs one line when it listens. Anything that fails to start is
+ * stopped again, so a failed start leaves nothing running.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config: loaded, overrides = {}, env = process.env } = options;
+  const config = loaded.config;
+  const logger = options.logger ?? createServiceLogger(config.log.level);
+  const http = parseListenAddress(overrides.http ?? config.server.http, "--http");
+  const grpc = parseListenAddress(overrides.grpc ?? config.server.grpc, "--grpc");
+  const { host } = await createPluginHost(loaded);
+
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async (): Promise<void> => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const databaseUrl =
+      overrides.databaseUrl ?? (config.database.url || env.RACKSMITH_DATABASE_URL || undefined);
+    const database = await openDatabase({
+      ...(databaseUrl ? { url: databaseUrl } : {}),
+      ...(options.inMemoryDatabase && !databaseUrl
+        ? { inMemory: true }
+        : { dataDir: resolve(loaded.baseDir, overrides.dataDir ?? config.database.dataDir) }),
+      logger,
+    });
+    cleanups.push(() => database.close());
+    const { applied } = await migrate(database);
+    if (applied.length) logger.info({ applied }, "database migrated");
+
+    const metrics = new Registry();
+    collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
+    const machines = options.machines ?? [];
+    const engine = new StateEngine({
+      database,
+      machines: [...machines],
+      config: config.engine,
+      logger,
+      registry: metrics,
+    });
+
+    const context = engineApiContext({
+      engine,
+      database,
+      metrics,
+      logger,
+      objectTypes: () => machines.map((machine) => machine.objectType),
+      version: () => ({
+        coreVersion: CORE_VERSION,
+        pluginApiVersion: PLUGIN_API_VERSION,
+        plugins: host.plugins().map((plugin) => ({ name: plugin.plugin, version: plugin.version })),
+        database: database.description,
+      }),
+    });
+
+    const rest = await createRestServer(context);
+    cleanups.push(() => rest.close());
+    await rest.listen({ host: http.host, port: http.port });
+    const restAddress = rest.server.address();
+    const httpBound =
+      typeof restAddress === "object" && restAddress ? { host: http.host, port: restAddress.port } : http;
+
+    const grpcApi = createGrpcServer(context);
+    const grpcPort = await new Promise<number>((done, fail) =>
+      grpcApi.server.bindAsync(
+        formatListenAddress(grpc),
+        ServerCredentials.createInsecure(),
+        (error, port) => (error ? fail(error) : done(port)),
+      ),
+    );
+    cleanups.push(() => new Promise<void>((done) => grpcApi.server.tryShutdown(() => done())));
+    const grpcBound = { host: grpc.host, port: grpcPort };
+
+    await engine.start();
+    cleanups.push(() => engine.stop());
+    grpcApi.health.setStatus("", "SERVING");
+    grpcApi.health.setStatus(RACKSMITH_SERVICE, "SERVING");
+    logger.info(
+      {
+        http: `http://${formatListenAddress(httpBound)}`,
+        grpc: formatListenAddress(grpcBound),
+        database: database.description,
+      },
+      "racksmith listening",
+    );
+
+    let stopping: Promise<void> | undefined;
+    return {
+      http: httpBound,
+      grpc: grpcBound,
+      database,
+      engine,
+      host,
+      metrics,
+      logger,
+      stop: () => {
+        stopping ??= (async () => {
+          grpcApi.health.setStatus("", "NOT_SERVING");
+          grpcApi.health.setStatus(RACKSMITH_SERVICE, "NOT_SERVING");
+          logger.info({}, "racksmith stopping");
+          await cleanup();
+          logger.info({}, "racksmith stopped");
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

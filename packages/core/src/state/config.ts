@@ -1,0 +1,94 @@
+import { Ajv, type SchemaObject } from "ajv";
+import { InvalidArgumentError } from "../errors/index.js";
+
+export interface EngineConfig {
+  /** Every object is re-run this often (one replica enqueues them all), plus jitter in [0, T/3). */
+  iterationIntervalMs: number;
+  /** Workers look for due rows this often when no NOTIFY arrives (a fallback: NOTIFY wakes them at once). */
+  pollIntervalMs: number;
+  /** Handlers running at once, per object type, per process. */
+  concurrency: number;
+  /** A handler still running after this is aborted and its result discarded. */
+  handlerTimeoutMs: number;
+  /** How long a claim is held before another worker may take it over; default 3 × handlerTimeoutMs. */
+  leaseMs?: number;
+  /** History rows kept per object (one per state entered). */
+  historyLimit: number;
+  /** Default bound of `stop()`: how long in-flight handlers may finish before they are abandoned. */
+  shutdownGraceMs: number;
+}
+
+export type ResolvedEngineConfig = Required<EngineConfig>;
+
+export const DEFAULT_ENGINE_CONFIG: Readonly<EngineConfig> = Object.freeze({
+  iterationIntervalMs: 30_000,
+  pollIntervalMs: 1_000,
+  concurrency: 10,
+  handlerTimeoutMs: 180_000,
+  historyLimit: 250,
+  shutdownGraceMs: 10_000,
+});
+
+const LEASE_PER_TIMEOUT = 3;
+
+const integer = (minimum: number, description: string, extra: Record<string, number> = {}): SchemaObject => ({
+  type: "integer",
+  minimum,
+  description,
+  ...extra,
+});
+
+/** JSON schema of the `engine` config section: every key optional, unknown keys rejected. */
+export const ENGINE_CONFIG_SCHEMA: SchemaObject = {
+  type: "object",
+  additionalProperties: false,
+  description: "State engine scheduling and limits.",
+  properties: {
+    iterationIntervalMs: integer(10, "Periodic re-run of every object (ms), with jitter in [0, T/3).", {
+      default: DEFAULT_ENGINE_CONFIG.iterationIntervalMs,
+    }),
+    pollIntervalMs: integer(10, "Fallback poll for due work when no NOTIFY arrives (ms).", {
+      default: DEFAULT_ENGINE_CONFIG.pollIntervalMs,
+    }),
+    concurrency: integer(1, "Handlers running at once per object type per process.", {
+      maximum: 10_000,
+      default: DEFAULT_ENGINE_CONFIG.concurrency,
+    }),
+    handlerTimeoutMs: integer(1, "A handler running longer is aborted and persists nothing (ms).", {
+      default: DEFAULT_ENGINE_CONFIG.handlerTimeoutMs,
+    }),
+    leaseMs: integer(1, "Claim lease before takeover by another worker (ms); default 3 × handlerTimeoutMs."),
+    historyLimit: integer(1, "History rows kept per object.", {
+      default: DEFAULT_ENGINE_CONFIG.historyLimit,
+    }),
+    shutdownGraceMs: integer(0, "How long stop() lets in-flight handlers finish (ms).", {
+      default: DEFAULT_ENGINE_CONFIG.shutdownGraceMs,
+    }),
+  },
+};
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile<Partial<EngineConfig>>(
+  ENGINE_CONFIG_SCHEMA,
+);
+
+/** Fills in the defaults and checks the values; throws InvalidArgumentError naming every bad key. */
+export function resolveEngineConfig(config: Partial<EngineConfig> = {}): ResolvedEngineConfig {
+  // Keys explicitly set to undefined mean "use the default", as for an absent key.
+  const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
+  if (!validate(given)) {
+    const problems = (validate.errors ?? []).map((e) =>
+      e.keyword === "additionalProperties"
+        ? `engine.${String(e.params.additionalProperty)} is not a known key`
+        : `engine${e.instancePath.replace(/\//g, ".")} ${e.message}`,
+    );
+    throw new InvalidArgumentError(`invalid engine config: ${problems.join("; ")}`);
+  }
+  const merged = { ...DEFAULT_ENGINE_CONFIG, ...given };
+  const resolved = { ...merged, leaseMs: merged.leaseMs ?? LEASE_PER_TIMEOUT * merged.handlerTimeoutMs };
+  if (resolved.leaseMs <= resolved.handlerTimeoutMs) {
+    throw new InvalidArgumentError(
+      `invalid engine config: engine.leaseMs (${resolved.leaseMs}) must be above engine.handlerTimeoutMs (${resolved.handlerTimeoutMs}), or a live handler's claim could be taken over`,
+    );
+  }
+  return resolved;
+}

@@ -1,0 +1,489 @@
+import { sql } from "kysely";
+import { Registry } from "prom-client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { latch, openTestDatabase, type TestDatabase, waitFor } from "../../test/engine/testDatabase.js";
+import {
+  createWidgetsTable,
+  insertWidget,
+  readWidget,
+  type WidgetHook,
+  type WidgetState,
+  widgetMachine,
+} from "../../test/engine/widget.js";
+import { RacksmithError } from "../errors/index.js";
+import type { EngineConfig } from "./config.js";
+import { StateEngine } from "./engine.js";
+import type { ObjectStateView } from "./types.js";
+
+// Periodic runs and polls are pushed far out, so anything that happens fast was driven by NOTIFY, a
+// transition's immediate re-run, or a finished run freeing its slot.
+const QUIET: Partial<EngineConfig> = {
+  iterationIntervalMs: 600_000,
+  pollIntervalMs: 60_000,
+  handlerTimeoutMs: 5_000,
+};
+
+let testDb: TestDatabase;
+const engines: StateEngine[] = [];
+
+beforeAll(async () => {
+  testDb = await openTestDatabase("engine");
+  await createWidgetsTable(testDb.database);
+});
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.stop({ graceMs: 0 })));
+});
+afterAll(async () => {
+  await testDb?.close();
+});
+
+async function startEngine(
+  objectType: string,
+  options: {
+    hook?: WidgetHook;
+    config?: Partial<EngineConfig>;
+    sla?: Partial<Record<WidgetState["state"], number>>;
+    clock?: () => Date;
+    registry?: Registry;
+  } = {},
+): Promise<StateEngine> {
+  const engine = new StateEngine({
+    database: testDb.database,
+    machines: [widgetMachine({ objectType, hook: options.hook, sla: options.sla })],
+    config: { ...QUIET, ...options.config },
+    logger: process.env.DEBUG_ENGINE
+      ? {
+          debug: (f, m) => console.log("D", m, JSON.stringify(f)),
+          info: (f, m) => console.log("I", m, JSON.stringify(f)),
+          warn: (f, m) => console.log("W", m, JSON.stringify(f)),
+          error: (f, m) => console.log("E", m, JSON.stringify(f)),
+        }
+      : undefined,
+    clock: options.clock,
+    registry: options.registry,
+  });
+  engines.push(engine);
+  await engine.start();
+  return engine;
+}
+
+async function addWidget(
+  engine: StateEngine,
+  objectType: string,
+  id: string,
+  fields: Parameters<typeof insertWidget>[2] = {},
+): Promise<void> {
+  await insertWidget(testDb.database, id, fields);
+  await engine.createObject(objectType, id, { state: "new" });
+}
+
+async function stateOf(engine: StateEngine, objectType: string, id: string): Promise<ObjectStateView> {
+  const view = await engine.getObjectState(objectType, id);
+  if (!view) throw new Error(`${objectType} ${id} does not exist`);
+  return view;
+}
+
+function untilState(
+  engine: StateEngine,
+  objectType: string,
+  id: string,
+  state: string,
+): Promise<ObjectStateView> {
+  return waitFor(
+    async () => {
+      const view = await stateOf(engine, objectType, id);
+      return view.state.state === state ? view : undefined;
+    },
+    { what: `${id} to reach ${state}` },
+  );
+}
+
+function untilOutcome(
+  engine: StateEngine,
+  objectType: string,
+  id: string,
+  kind: string,
+): Promise<ObjectStateView> {
+  return waitFor(
+    async () => {
+      const view = await stateOf(engine, objectType, id);
+      return view.outcome?.kind === kind ? view : undefined;
+    },
+    { what: `${id} to record a ${kind} outcome` },
+  );
+}
+
+async function queueRow(objectType: string, id: string) {
+  return testDb.database.db
+    .selectFrom("state_queue")
+    .selectAll()
+    .where("object_type", "=", objectType)
+    .where("object_id", "=", id)
+    .executeTakeFirst();
+}
+
+describe("StateEngine", () => {
+  it("chains transitions at once, without waiting for a poll or the periodic tick", async () => {
+    const runs: string[] = [];
+    const engine = await startEngine("w_chain", { hook: ({ state }) => void runs.push(state.state) });
+    const started = Date.now();
+    await addWidget(engine, "w_chain", "chain-1", { polish_rounds: 2 });
+
+    const view = await untilState(engine, "w_chain", "chain-1", "done");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(view.version).toBe(5);
+    expect(view.history.map((h) => [h.version, h.state])).toEqual([
+      [5, { state: "done" }],
+      [4, { state: "polishing", round: 2 }],
+      [3, { state: "polishing", round: 1 }],
+      [2, { state: "assembling" }],
+      [1, { state: "new" }],
+    ]);
+    await untilOutcome(engine, "w_chain", "chain-1", "doNothing");
+    expect(runs).toEqual(["new", "assembling", "polishing", "polishing", "done"]);
+    expect((await readWidget(testDb.database, "chain-1"))?.assembled).toBe(true);
+  });
+
+  it("keeps at most `concurrency` handlers running, and finishes every object while saturated", async () => {
+    let running = 0;
+    let peak = 0;
+    const engine = await startEngine("w_busy", {
+      config: { concurrency: 2 },
+      hook: async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        running--;
+      },
+    });
+    const ids = Array.from({ length: 8 }, (_, i) => `busy-${i}`);
+    // Created while the worker is busy: their NOTIFYs arrive when it has no free slot.
+    for (const id of ids) await addWidget(engine, "w_busy", id, { polish_rounds: 1 });
+    for (const id of ids) await untilState(engine, "w_busy", id, "done");
+    expect(peak).toBe(2);
+  });
+
+  it("records a handler error as the outcome with its code and keeps the state", async () => {
+    const engine = await startEngine("w_error", {
+      hook: ({ id, state }) => {
+        if (state.state !== "assembling") return;
+        if (id === "jammed")
+          throw new RacksmithError("widget_jammed", "FAILED_PRECONDITION", "the press is jammed");
+        throw new Error("plain failure");
+      },
+    });
+    await addWidget(engine, "w_error", "jammed");
+    await addWidget(engine, "w_error", "plain");
+
+    const jammed = await untilOutcome(engine, "w_error", "jammed", "error");
+    expect(jammed.state).toEqual({ state: "assembling" });
+    expect(jammed.version).toBe(2);
+    expect(jammed.outcome?.error).toEqual({ code: "widget_jammed", message: "the press is jammed" });
+    const plain = await untilOutcome(engine, "w_error", "plain", "error");
+    expect(plain.state).toEqual({ state: "assembling" });
+    expect(plain.outcome?.error).toEqual({ code: "internal", message: "plain failure" });
+    // An error is retried on the next period, not in a hot loop: the queue row is gone.
+    expect(await queueRow("w_error", "jammed")).toBeUndefined();
+    expect((await readWidget(testDb.database, "jammed"))?.assembled).toBe(false);
+
+    const metrics = await engine.registry.getSingleMetricAsString("racksmith_state_handler_errors_total");
+    expect(metrics).toContain('object_type="w_error",state="assembling",code="widget_jammed"} 1');
+  });
+
+  it("discards a stale write (version moved) with its deferred writes, then re-runs on the fresh state", async () => {
+    const hold = latch();
+    const reached = latch();
+    let newRuns = 0;
+    const engine = await startEngine("w_stale", {
+      hook: async ({ state }) => {
+        if (state.state !== "new" || newRuns++ > 0) return;
+        reached.open();
+        await hold.promise;
+      },
+    });
+    await addWidget(engine, "w_stale", "stale-1", { parts_ready: false });
+    await reached.promise;
+    // Someone else moves the version while the handler runs.
+    await sql`UPDATE state_objects SET version = version + 1 WHERE object_type = 'w_stale'`.execute(
+      testDb.database.db,
+    );
+    hold.open();
+
+    const view = await untilState(engine, "w_stale", "stale-1", "assembling");
+    expect(newRuns).toBe(2);
+    expect(view.version).toBe(3);
+    // Only the second run's deferred write landed.
+    expect((await readWidget(testDb.database, "stale-1"))?.writes).toBe(1);
+    const stale = await engine.registry.getSingleMetricAsString("racksmith_state_stale_writes_total");
+    expect(stale).toContain('object_type="w_stale",reason="version"} 1');
+  });
+
+  it("applies deferred writes only together with the outcome", async () => {
+    const engine = await startEngine("w_defer", {
+      hook: ({ id, state, context }) => {
+        if (state.state !== "new") return;
+        if (id === "throws") {
+          context.defer(async () => {
+            throw new Error("never applied");
+          });
+          throw new RacksmithError("widget_refused", "FAILED_PRECONDITION", "refused");
+        }
+        if (id === "bad-write") {
+          context.defer(async (trx) => {
+            await sql`UPDATE widgets SET writes = writes + 100 WHERE id = ${id}`.execute(trx);
+          });
+          context.defer(async () => {
+            throw new RacksmithError("widget_write_failed", "INTERNAL", "second write failed");
+          });
+        }
+      },
+    });
+    await addWidget(engine, "w_defer", "throws");
+    await addWidget(engine, "w_defer", "bad-write");
+
+    const threw = await untilOutcome(engine, "w_defer", "throws", "error");
+    expect(threw.state).toEqual({ state: "new" });
+    expect((await readWidget(testDb.database, "throws"))?.writes).toBe(0);
+
+    const badWrite = await untilOutcome(engine, "w_defer", "bad-write", "error");
+    expect(badWrite.state).toEqual({ state: "new" });
+    expect(badWrite.version).toBe(1);
+    expect(badWrite.outcome?.error?.code).toBe("widget_write_failed");
+    expect((await readWidget(testDb.database, "bad-write"))?.writes).toBe(0);
+  });
+
+  it("keeps history bounded to historyLimit rows per object", async () => {
+    const engine = await startEngine("w_history", { config: { historyLimit: 4 } });
+    await addWidget(engine, "w_history", "long", { polish_rounds: 8 });
+    const view = await untilState(engine, "w_history", "long", "done");
+    expect(view.version).toBe(11);
+    expect(view.history.map((h) => h.version)).toEqual([11, 10, 9, 8]);
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*) AS n FROM state_history WHERE object_type = 'w_history'`.execute(testDb.database.db);
+    expect(rows[0]?.n).toBe(4);
+  });
+
+  it("flags time in state above the SLA without ever forcing a transition", async () => {
+    let now = new Date("2030-01-01T00:00:00Z");
+    const registry = new Registry();
+    const engine = await startEngine("w_sla", { sla: { assembling: 60_000 }, clock: () => now, registry });
+    await addWidget(engine, "w_sla", "slow", { parts_ready: false });
+    await untilOutcome(engine, "w_sla", "slow", "wait");
+
+    const within = await stateOf(engine, "w_sla", "slow");
+    expect(within.sla).toEqual({ slaMs: 60_000, aboveSla: false });
+    now = new Date(now.getTime() + 61_000);
+    const above = await stateOf(engine, "w_sla", "slow");
+    expect(above.sla).toEqual({ slaMs: 60_000, aboveSla: true });
+    expect(above.timeInStateMs).toBe(61_000);
+    expect(await registry.getSingleMetricAsString("racksmith_state_objects_above_sla")).toContain(
+      'object_type="w_sla",state="assembling"} 1',
+    );
+
+    // Running it again above SLA keeps waiting in the same state.
+    await engine.enqueue("w_sla", "slow");
+    await waitFor(async () => (await stateOf(engine, "w_sla", "slow")).outcome?.at === now.toISOString());
+    expect((await stateOf(engine, "w_sla", "slow")).state).toEqual({ state: "assembling" });
+    expect((await stateOf(engine, "w_sla", "slow")).version).toBe(2);
+  });
+
+  it("persists nothing for a handler that exceeds its timeout, and keeps the claim until it stops", async () => {
+    let slow = true;
+    let sawAbort = false;
+    let settled = false;
+    const engine = await startEngine("w_timeout", {
+      config: { handlerTimeoutMs: 100, leaseMs: 10_000 },
+      hook: async ({ state, context }) => {
+        if (state.state !== "new" || !slow) return;
+        context.defer(async (trx) => {
+          await sql`UPDATE widgets SET writes = writes + 100 WHERE id = 'late'`.execute(trx);
+        });
+        await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()));
+        sawAbort = true;
+        // Ignores the abort for a while, as careless I/O would.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        settled = true;
+      },
+    });
+    await addWidget(engine, "w_timeout", "late");
+    await waitFor(() => sawAbort, { what: "the abort signal" });
+    expect(await queueRow("w_timeout", "late")).toMatchObject({ owner: engine.processorId });
+    await waitFor(async () => settled && (await queueRow("w_timeout", "late")) === undefined, {
+      what: "the claim to end after the handler stopped",
+    });
+
+    const view = await stateOf(engine, "w_timeout", "late");
+    expect(view.state).toEqual({ state: "new" });
+    expect(view.version).toBe(1);
+    expect(view.outcome).toBeNull();
+    expect((await readWidget(testDb.database, "late"))?.writes).toBe(0);
+    expect(await engine.registry.getSingleMetricAsString("racksmith_state_handler_errors_total")).toContain(
+      'code="handler_timeout"} 1',
+    );
+
+    slow = false;
+    await engine.enqueue("w_timeout", "late");
+    await untilState(engine, "w_timeout", "late", "done");
+  });
+
+  it("does not lose an enqueue that arrives while the object is being handled", async () => {
+    const hold = latch();
+    const reached = latch();
+    let assemblingRuns = 0;
+    const engine = await startEngine("w_rerun", {
+      hook: async ({ state }) => {
+        if (state.state !== "assembling" || assemblingRuns++ > 0) return;
+        reached.open();
+        await hold.promise;
+      },
+    });
+    await addWidget(engine, "w_rerun", "rerun-1", { parts_ready: false });
+    await reached.promise;
+    // The running handler loaded "parts not ready"; the parts arrive and the object is enqueued meanwhile.
+    await sql`UPDATE widgets SET parts_ready = true WHERE id = 'rerun-1'`.execute(testDb.database.db);
+    await engine.enqueue("w_rerun", "rerun-1");
+    expect(await queueRow("w_rerun", "rerun-1")).toMatchObject({ owner: engine.processorId });
+    hold.open();
+
+    await untilState(engine, "w_rerun", "rerun-1", "done");
+    expect(assemblingRuns).toBe(2);
+  });
+
+  it("wakes an idle worker through NOTIFY within milliseconds (poll interval 60 s)", async () => {
+    const starts = new Map<string, number>();
+    const engine = await startEngine("w_notify", {
+      hook: ({ id, state }) => {
+        if (state.state === "done" && !starts.has(id)) starts.set(id, Date.now());
+      },
+    });
+    await insertWidget(testDb.database, "quick");
+    // Let the worker finish its first (empty) claim and go idle.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const created = Date.now();
+    await engine.createObject("w_notify", "quick", { state: "done" });
+    await waitFor(() => starts.has("quick"), { what: "the handler to start" });
+    expect((starts.get("quick") ?? Number.NaN) - created).toBeLessThan(1_000);
+
+    // Inside a caller's transaction: nothing runs before the commit, and the commit wakes the worker.
+    await insertWidget(testDb.database, "in-trx");
+    await testDb.database.db.transaction().execute(async (trx) => {
+      await engine.createObject("w_notify", "in-trx", { state: "done" }, { trx });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(starts.has("in-trx")).toBe(false);
+    });
+    const committed = Date.now();
+    await waitFor(() => starts.has("in-trx"), { what: "the handler to start after commit" });
+    expect((starts.get("in-trx") ?? Number.NaN) - committed).toBeLessThan(1_000);
+
+    const latency = await engine.registry.getSingleMetricAsString("racksmith_state_enqueue_to_start_seconds");
+    expect(latency).toContain('racksmith_state_enqueue_to_start_seconds_count{object_type="w_notify"} 2');
+  });
+
+  it("removes the object, its history and its queue row on a deleted outcome", async () => {
+    const engine = await startEngine("w_scrap");
+    await addWidget(engine, "w_scrap", "scrapped", { scrap: true });
+    await waitFor(async () => (await engine.getObjectState("w_scrap", "scrapped")) === undefined, {
+      what: "the object to be deleted",
+    });
+    const { rows } = await sql<{ n: number }>`
+      SELECT (SELECT count(*) FROM state_history WHERE object_type = 'w_scrap')
+        + (SELECT count(*) FROM state_queue WHERE object_type = 'w_scrap') AS n`.execute(testDb.database.db);
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it("re-runs every object periodically, once per interval across replicas (work lock)", async () => {
+    const runs: number[] = [];
+    const hook: WidgetHook = ({ state }) => {
+      if (state.state === "done") runs.push(Date.now());
+    };
+    const config = { iterationIntervalMs: 200, pollIntervalMs: 20 };
+    const first = await startEngine("w_periodic", { hook, config });
+    await startEngine("w_periodic", { hook, config });
+    await first.createObject("w_periodic", "ticking", { state: "done" });
+    await insertWidget(testDb.database, "ticking");
+    await waitFor(() => runs.length > 0, { what: "the first run" });
+    const from = runs.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const periodic = runs.length - from;
+    // One enqueue per ≥ 200 ms across both engines: at most 6–7 in 1.2 s (twice that without the lock).
+    expect(periodic).toBeGreaterThanOrEqual(3);
+    expect(periodic).toBeLessThanOrEqual(7);
+  });
+
+  it("on stop, abandons handlers past the grace period and releases their claims to other replicas", async () => {
+    let aborted = false;
+    const engine = await startEngine("w_stop", {
+      hook: async ({ state, context }) => {
+        if (state.state !== "new") return;
+        await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()));
+        aborted = true;
+      },
+    });
+    await addWidget(engine, "w_stop", "stuck");
+    await waitFor(async () => (await queueRow("w_stop", "stuck"))?.owner === engine.processorId);
+    const stopping = Date.now();
+    await engine.stop({ graceMs: 100 });
+    expect(Date.now() - stopping).toBeLessThan(2_000);
+    expect(aborted).toBe(true);
+    expect(await queueRow("w_stop", "stuck")).toMatchObject({ owner: null });
+    expect((await stateOf(engine, "w_stop", "stuck")).version).toBe(1);
+
+    const next = await startEngine("w_stop");
+    const view = await untilState(next, "w_stop", "stuck", "done");
+    expect(view.history.filter((h) => h.state.state === "assembling")).toHaveLength(1);
+  });
+
+  it("exposes objects per state, transitions and queue depth as metrics", async () => {
+    const registry = new Registry();
+    const engine = await startEngine("w_metrics", { registry });
+    await addWidget(engine, "w_metrics", "m1");
+    await addWidget(engine, "w_metrics", "m2", { parts_ready: false });
+    await untilState(engine, "w_metrics", "m1", "done");
+    await untilOutcome(engine, "w_metrics", "m2", "wait");
+    const text = await registry.metrics();
+    expect(text).toContain('racksmith_state_objects{object_type="w_metrics",state="done"} 1');
+    expect(text).toContain('racksmith_state_objects{object_type="w_metrics",state="assembling"} 1');
+    expect(text).toContain(
+      'racksmith_state_transitions_total{object_type="w_metrics",from="new",to="assembling"} 2',
+    );
+    expect(text).toContain('racksmith_state_queue_depth{object_type="w_metrics"} 0');
+    expect(text).toMatch(
+      /racksmith_state_handler_duration_seconds_count\{object_type="w_metrics",state="assembling",outcome="wait"\} 1/,
+    );
+    expect(text).toMatch(
+      /racksmith_state_time_in_state_seconds_count\{object_type="w_metrics",state="new"\} 2/,
+    );
+  });
+
+  it("rejects duplicates, unknown objects and unknown types with typed errors", async () => {
+    const engine = await startEngine("w_api");
+    await addWidget(engine, "w_api", "a1", { parts_ready: false });
+    await expect(engine.createObject("w_api", "a1", { state: "new" })).rejects.toMatchObject({
+      code: "state_object_exists",
+    });
+    await expect(engine.enqueue("w_api", "missing")).rejects.toMatchObject({
+      code: "state_object_not_found",
+    });
+    await expect(engine.enqueue("nope", "a1")).rejects.toMatchObject({ code: "state_unknown_object_type" });
+    await expect(engine.createObject("w_api", "", { state: "new" })).rejects.toMatchObject({
+      code: "invalid_argument",
+    });
+    expect(await engine.getObjectState("w_api", "missing")).toBeUndefined();
+  });
+
+  it("lists objects by state tag with paging", async () => {
+    const engine = await startEngine("w_list");
+    for (const id of ["l1", "l2", "l3"]) await addWidget(engine, "w_list", id, { parts_ready: id !== "l2" });
+    await untilState(engine, "w_list", "l1", "done");
+    await untilState(engine, "w_list", "l3", "done");
+    await untilOutcome(engine, "w_list", "l2", "wait");
+
+    const done = await engine.listObjects("w_list", { state: "done" });
+    expect(done.map((v) => v.objectId)).toEqual(["l1", "l3"]);
+    const page = await engine.listObjects("w_list", { limit: 2 });
+    expect(page.map((v) => v.objectId)).toEqual(["l1", "l2"]);
+    const rest = await engine.listObjects("w_list", { limit: 2, after: "l2" });
+    expect(rest.map((v) => [v.objectId, v.stateLabel])).toEqual([["l3", "done"]]);
+    expect((await engine.getObjectState("w_list", "l1", { historyLimit: 1 }))?.history).toHaveLength(1);
+  });
+});

@@ -1,0 +1,68 @@
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { RacksmithDatabase } from "../db/index.js";
+import { claimCte, endClaimCtes } from "./queue.js";
+import type { Claim } from "./records.js";
+import type { StoredOutcome, TaggedState } from "./types.js";
+
+/** What the final write does to the object. */
+export type StateWrite =
+  | { kind: "transition"; next: TaggedState; outcome: StoredOutcome; historyLimit: number }
+  | { kind: "outcome"; outcome: StoredOutcome }
+  | { kind: "delete" };
+
+export interface FinalWriteResult {
+  /** The claim was still held (else nothing was written: the lease was taken over or released). */
+  held: boolean;
+  /** The version still matched and the write happened (else nothing was written). */
+  written: boolean;
+}
+
+/**
+ * The final write as ONE statement: lock the claim's queue row (only if this claim still holds it),
+ * compare-and-set the object at `expectedVersion`, append + trim history on a transition, then end the
+ * claim (requeued after a transition or an enqueue during the run, else deleted; see `endClaimCtes`). A
+ * single statement is atomic on its own, so a run without deferred writes needs no explicit transaction
+ * (one round trip); with deferred writes the caller runs it first in their transaction.
+ */
+export async function writeFinal(
+  db: Kysely<RacksmithDatabase>,
+  claim: Claim,
+  options: { expectedVersion: number; write: StateWrite; now: Date },
+): Promise<FinalWriteResult> {
+  const { write, now } = options;
+  const key = sql`object_type = ${claim.objectType} AND object_id = ${claim.objectId}`;
+  const guard = sql`${key} AND version = ${options.expectedVersion}::bigint AND EXISTS (SELECT 1 FROM claim)`;
+  const steps: RawBuilder<unknown>[] = [];
+
+  if (write.kind === "delete") {
+    // History and the queue row go with the object (ON DELETE CASCADE).
+    steps.push(sql`written AS (DELETE FROM state_objects WHERE ${guard} RETURNING version)`);
+  } else if (write.kind === "outcome") {
+    steps.push(sql`written AS (
+      UPDATE state_objects SET outcome = ${JSON.stringify(write.outcome)}::jsonb, updated_at = ${now}::timestamptz
+      WHERE ${guard} RETURNING version)`);
+  } else {
+    steps.push(
+      sql`written AS (
+        UPDATE state_objects SET state = ${JSON.stringify(write.next)}::jsonb, version = version + 1,
+          state_entered_at = ${now}::timestamptz, outcome = ${JSON.stringify(write.outcome)}::jsonb,
+          updated_at = ${now}::timestamptz
+        WHERE ${guard} RETURNING version, state)`,
+      sql`history AS (
+        INSERT INTO state_history (object_type, object_id, version, state, entered_at)
+        SELECT ${claim.objectType}, ${claim.objectId}, version, state, ${now}::timestamptz FROM written)`,
+      sql`trimmed AS (
+        DELETE FROM state_history
+        WHERE ${key} AND version <= (SELECT version FROM written) - ${write.historyLimit}::bigint)`,
+    );
+  }
+  if (write.kind !== "delete") {
+    const when = sql`EXISTS (SELECT 1 FROM written)`;
+    steps.push(...endClaimCtes(claim, { runAgain: write.kind === "transition", now, when }));
+  }
+
+  const { rows } = await sql<{ held: boolean; written: boolean }>`
+    WITH ${claimCte(claim)}, ${sql.join(steps)}
+    SELECT EXISTS (SELECT 1 FROM claim) AS held, EXISTS (SELECT 1 FROM written) AS written`.execute(db);
+  return { held: rows[0]?.held ?? false, written: rows[0]?.written ?? false };
+}

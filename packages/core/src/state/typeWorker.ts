@@ -1,0 +1,108 @@
+import { claimDue } from "./queue.js";
+import type { Claim } from "./records.js";
+import { type RunControl, runClaim } from "./runClaim.js";
+import { describeError, type MachineRuntime } from "./runtime.js";
+import { WakeSignal, withJitter } from "./wakeSignal.js";
+
+interface ActiveRun {
+  readonly claim: Claim;
+  readonly control: RunControl;
+  readonly done: Promise<void>;
+}
+
+const POLL_JITTER = 0.2;
+
+/**
+ * The claim loop of one object type in this process: keeps up to `concurrency` handlers running, claims as
+ * soon as it is woken (NOTIFY, a finished run) and otherwise polls.
+ */
+export class TypeWorker {
+  private readonly runs = new Map<string, ActiveRun>();
+  private readonly wake = new WakeSignal();
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly rt: MachineRuntime) {}
+
+  start(): void {
+    this.loop ??= this.claimLoop();
+  }
+
+  /** Due work may be waiting (a NOTIFY for this type arrived). */
+  poke(): void {
+    this.wake.fire();
+  }
+
+  /**
+   * Stops claiming, lets running handlers finish for up to `graceMs`, then abandons the rest (aborting
+   * their signal; nothing of theirs is written) and returns their claims for the caller to release.
+   */
+  async stop(graceMs: number): Promise<Claim[]> {
+    this.stopping = true;
+    this.wake.fire();
+    await this.loop;
+    const pending = [...this.runs.values()];
+    if (pending.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(pending.map((run) => run.done)),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    const abandoned = [...this.runs.values()];
+    for (const run of abandoned) {
+      run.control.abandoned = true;
+      run.control.controller.abort(new Error("engine stopping"));
+    }
+    return abandoned.map((run) => run.claim);
+  }
+
+  private async claimLoop(): Promise<void> {
+    const { config } = this.rt;
+    while (!this.stopping) {
+      const free = config.concurrency - this.runs.size;
+      let claimed = 0;
+      if (free > 0) {
+        this.wake.reset();
+        try {
+          const claims = await claimDue(this.rt.database.db, {
+            objectType: this.rt.machine.objectType,
+            owner: this.rt.owner,
+            now: this.rt.clock(),
+            leaseMs: config.leaseMs,
+            limit: free,
+            exclude: [...this.runs.keys()],
+          });
+          claimed = claims.length;
+          for (const claim of claims) this.launch(claim);
+        } catch (error) {
+          this.rt.logger.warn(
+            {
+              objectType: this.rt.machine.objectType,
+              error: describeError(error),
+            },
+            "claiming due objects failed; retrying after the poll interval",
+          );
+        }
+      }
+      if (this.stopping) break;
+      // A full batch means more may be due: go again at once (or when a slot frees up).
+      if (free === 0 || claimed < free) await this.wake.wait(withJitter(config.pollIntervalMs, POLL_JITTER));
+    }
+  }
+
+  private launch(claim: Claim): void {
+    const objectType = this.rt.machine.objectType;
+    const control: RunControl = { abandoned: false, controller: new AbortController() };
+    const done = runClaim(this.rt, claim, control).finally(() => {
+      if (this.runs.get(claim.objectId)?.control === control) this.runs.delete(claim.objectId);
+      this.rt.metrics.inFlight.set({ object_type: objectType }, this.runs.size);
+      this.wake.fire();
+    });
+    this.runs.set(claim.objectId, { claim, control, done });
+    this.rt.metrics.inFlight.set({ object_type: objectType }, this.runs.size);
+  }
+}

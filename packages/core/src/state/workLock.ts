@@ -1,0 +1,21 @@
+import { type Kysely, sql } from "kysely";
+import type { RacksmithDatabase } from "../db/index.js";
+
+/**
+ * Takes the cluster-wide lock `key` for `holdMs` if nobody holds it or its holder's time is up. The lock is
+ * not released early on purpose: held for a whole iteration interval, it means "this periodic work was
+ * done, nobody repeat it before the interval ends", and a dead holder's lock simply expires.
+ */
+export async function tryAcquireWorkLock(
+  db: Kysely<RacksmithDatabase>,
+  options: { key: string; owner: string; now: Date; holdMs: number },
+): Promise<boolean> {
+  const expiresAt = new Date(options.now.getTime() + options.holdMs);
+  const { rows } = await sql<{ owner: string }>`
+    INSERT INTO work_locks (work_key, owner, expires_at)
+    VALUES (${options.key}, ${options.owner}, ${expiresAt}::timestamptz)
+    ON CONFLICT (work_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+      WHERE work_locks.expires_at <= ${options.now}::timestamptz
+    RETURNING owner`.execute(db);
+  return rows.length > 0;
+}
