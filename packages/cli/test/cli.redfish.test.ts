@@ -106,3 +106,21 @@ describe("racksmith redfish against the example mockup", () => {
     });
   });
 });
+
+describe("DPU operations on a BMC that is not a DPU", () => {
+  let server: MockupServer;
+  beforeAll(async () => {
+    server = await MockupServer.start({ root: EXAMPLE_MOCKUP });
+  });
+  afterAll(() => server.stop());
+
+  it("answer not_supported, and a bad mode is a usage error", async () => {
+    const base = ["redfish", "--address", server.url];
+    for (const op of ["nic-mode", "base-mac", "enable-rshim"]) {
+      const run = await cli([...base, op]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/\[not_supported\]/);
+    }
+    expect((await cli([...base, "set-nic-mode", "smart"])).code).toBe(2);
+  });
+});

@@ -6,7 +6,8 @@ import { runCli } from "../src/main.js";
 import { cli, memoryIo } from "./support/runCliForTest.js";
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Embedded PostgreSQL takes a few seconds to start on a busy machine.
+  for (let i = 0; i < 3000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 function projectWith(config: string): string {
@@ -37,7 +38,7 @@ describe("racksmith serve", () => {
     io.stop();
     expect(await serving).toBe(0);
     expect(io.out.join("")).toContain("racksmith stopped");
-  });
+  }, 120_000);
 
   it.each([
     ["sever:\n  http: 127.0.0.1:0\n", /racksmith\.yaml: unknown key sever \(did you mean server\?\)/],

@@ -16,10 +16,14 @@ describe("redaction", () => {
     });
   });
 
-  it("removes credentials from URLs", () => {
+  it("removes passwords from URLs, keeping the user name", () => {
     expect(redactUrl("https://root:calvin@10.0.0.5:443/redfish/v1")).toBe(
-      "https://[redacted]@10.0.0.5/redfish/v1",
+      "https://root:[redacted]@10.0.0.5/redfish/v1",
     );
+    expect(redactUrl("postgres://racksmith:s3cret@db:5432/racksmith")).toBe(
+      "postgres://racksmith:[redacted]@db:5432/racksmith",
+    );
+    expect(redactUrl("not a url //u:p@host")).toBe("not a url //u:[redacted]@host");
     expect(redactUrl("https://10.0.0.5")).toBe("https://10.0.0.5");
   });
 

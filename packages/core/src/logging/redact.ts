@@ -18,16 +18,17 @@ function redactValue(value: unknown, depth: number): unknown {
   return out;
 }
 
-/** Removes `user:password@` from a URL string so it can be printed. */
+/** Replaces the password of `user:password@` in a URL so it can be printed (the user name stays). */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    if (!parsed.username && !parsed.password) return url;
-    parsed.username = parsed.password ? REDACTED : "";
+    if (!parsed.password) return url;
+    const user = parsed.username;
+    parsed.username = "";
     parsed.password = "";
-    return parsed.toString().replace(`${encodeURIComponent(REDACTED)}@`, `${REDACTED}@`);
+    return parsed.toString().replace("://", `://${user}:${REDACTED}@`);
   } catch {
-    return url.replace(/\/\/[^/@\s]*@/, `//${REDACTED}@`);
+    return url.replace(/\/\/([^/:@\s]*):[^/@\s]*@/, `//$1:${REDACTED}@`);
   }
 }
 

@@ -4,6 +4,7 @@ import {
   type BootTarget,
   type ExplorationReport,
   type MachineSetupOptions,
+  type NicMode,
   normalizeMac,
   POWER_ACTIONS,
   type PowerAction,
@@ -434,6 +435,38 @@ export const REDFISH_OPERATIONS: readonly RedfishOperation[] = [
     name: "drives",
     summary: "list drives of every storage controller (USB media excluded)",
     run: async ({ driver }) => ({ kind: "list", rows: await driver.drives() }),
+  }),
+  operation({
+    name: "nic-mode",
+    summary: "read a BlueField DPU's mode (dpu or nic)",
+    run: async ({ driver }) => ({ kind: "record", value: { nicMode: await driver.nicMode() } }),
+  }),
+  operation({
+    name: "set-nic-mode",
+    summary: "switch a BlueField DPU between dpu and nic mode (applies at its next reboot)",
+    args: ["<dpu|nic>"],
+    parse({ args }): NicMode {
+      if (args[0] !== "dpu" && args[0] !== "nic")
+        throw new UsageError(`set-nic-mode takes dpu or nic, got ${JSON.stringify(args[0])}`);
+      return args[0];
+    },
+    async run({ driver }, mode) {
+      await driver.setNicMode(mode);
+      return done(`NIC mode ${mode} requested`);
+    },
+  }),
+  operation({
+    name: "enable-rshim",
+    summary: "enable a BlueField DPU's rshim on its BMC",
+    async run({ driver }) {
+      await driver.enableRshim();
+      return done("rshim enabled");
+    },
+  }),
+  operation({
+    name: "base-mac",
+    summary: "read a BlueField DPU's host-facing base MAC",
+    run: async ({ driver }) => ({ kind: "record", value: { baseMac: await driver.baseMac() } }),
   }),
   operation({
     name: "browse",
