@@ -1,2 +1,3 @@
+export { type CliRun, memoryIo, runCliInMemory, runCliJson } from "./inMemory.js";
 export { type CliIo, processIo } from "./io.js";
 export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runCli } from "./main.js";

@@ -1,4 +1,9 @@
-import { BIOS_PROFILE_SETTINGS_PROPERTIES, type BmcDriverDefinition, defineBmcDriver } from "@racksmith/core";
+import {
+  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  type BmcDriverDefinition,
+  capabilitiesExcept,
+  defineBmcDriver,
+} from "@racksmith/core";
 import { detectSupermicro } from "./detect/index.js";
 import { SupermicroDriver } from "./driver/index.js";
 
@@ -9,33 +14,8 @@ export const supermicroDriver: BmcDriverDefinition = defineBmcDriver({
   description:
     "Supermicro X12/X13 BMCs: suffixed BIOS attributes, Bios/SD pending settings, System Lockdown, fixed boot order, OEM AC power cycle",
   models: ["SYS-821GE-TNHR", "SYS-121H-TNR"],
-  capabilities: [
-    "power",
-    "acPowerCycle",
-    "bmcReset",
-    "bootOnce",
-    "bootFirst",
-    "bootOrderDpuFirst",
-    "bios",
-    "biosPending",
-    "machineSetup",
-    "lockdown",
-    "serialConsole",
-    "accounts",
-    "passwordPolicy",
-    "uefiPassword",
-    "firmwareInventory",
-    "firmwareUpdate",
-    "thermal",
-    "powerMetrics",
-    "sensors",
-    "systemEventLog",
-    "bmcEventLog",
-    "secureBoot",
-    "tpmClear",
-    "inventory",
-    "drives",
-  ],
+  // Everything the contract has except what this hardware lacks.
+  capabilities: capabilitiesExcept("dpu"),
   settingsSchema: {
     type: "object",
     additionalProperties: false,

@@ -182,6 +182,11 @@ export const BMC_CAPABILITIES = [
 ] as const;
 export type BmcCapability = (typeof BMC_CAPABILITIES)[number];
 
+/** Every capability but the named ones, for drivers that implement nearly the whole contract. */
+export function capabilitiesExcept(...excluded: readonly BmcCapability[]): BmcCapability[] {
+  return BMC_CAPABILITIES.filter((capability) => !excluded.includes(capability));
+}
+
 /** What a driver gets when it is created for one BMC. */
 export interface DriverContext {
   logger: Logger;

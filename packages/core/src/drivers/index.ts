@@ -11,6 +11,7 @@ export {
   type BmcDriver,
   type BmcDriverDefinition,
   type BootOperations,
+  capabilitiesExcept,
   type DpuOperations,
   type DriverContext,
   type EventLogOperations,

@@ -1,4 +1,9 @@
-import { BIOS_PROFILE_SETTINGS_PROPERTIES, type BmcDriverDefinition, defineBmcDriver } from "@racksmith/core";
+import {
+  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  type BmcDriverDefinition,
+  capabilitiesExcept,
+  defineBmcDriver,
+} from "@racksmith/core";
 import { detectIdrac } from "../detection/index.js";
 import { DellIdracDriver } from "./dellIdracDriver.js";
 
@@ -8,33 +13,8 @@ export const dellDriver: BmcDriverDefinition = defineBmcDriver({
   vendor: "Dell",
   description: "Dell PowerEdge servers managed by iDRAC 9 (iDRAC 10 attribute variants included)",
   models: ["PowerEdge R750", "PowerEdge XE9680"],
-  capabilities: [
-    "power",
-    "acPowerCycle",
-    "bmcReset",
-    "bootOnce",
-    "bootFirst",
-    "bootOrderDpuFirst",
-    "bios",
-    "biosPending",
-    "machineSetup",
-    "lockdown",
-    "serialConsole",
-    "accounts",
-    "passwordPolicy",
-    "uefiPassword",
-    "firmwareInventory",
-    "firmwareUpdate",
-    "thermal",
-    "powerMetrics",
-    "sensors",
-    "systemEventLog",
-    "bmcEventLog",
-    "secureBoot",
-    "tpmClear",
-    "inventory",
-    "drives",
-  ],
+  // Everything the contract has except what this hardware lacks.
+  capabilities: capabilitiesExcept("dpu"),
   settingsSchema: {
     type: "object",
     additionalProperties: false,

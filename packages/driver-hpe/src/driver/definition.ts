@@ -1,4 +1,9 @@
-import { BIOS_PROFILE_SETTINGS_PROPERTIES, type BmcDriverDefinition, defineBmcDriver } from "@racksmith/core";
+import {
+  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  type BmcDriverDefinition,
+  capabilitiesExcept,
+  defineBmcDriver,
+} from "@racksmith/core";
 import { detectHpe } from "../detection/index.js";
 import { HpeDriver } from "./hpeDriver.js";
 
@@ -8,33 +13,8 @@ export const hpeDriverDefinition: BmcDriverDefinition = defineBmcDriver({
   vendor: "HPE",
   description: "HPE ProLiant servers managed by iLO 5 and iLO 6",
   models: ["ProLiant DL385 Gen10 Plus v2", "ProLiant DL380 Gen11"],
-  capabilities: [
-    "power",
-    "acPowerCycle",
-    "bmcReset",
-    "bootOnce",
-    "bootFirst",
-    "bootOrderDpuFirst",
-    "bios",
-    "biosPending",
-    "machineSetup",
-    "lockdown",
-    "serialConsole",
-    "accounts",
-    "passwordPolicy",
-    "uefiPassword",
-    "firmwareInventory",
-    "firmwareUpdate",
-    "thermal",
-    "powerMetrics",
-    "sensors",
-    "systemEventLog",
-    "bmcEventLog",
-    "secureBoot",
-    "tpmClear",
-    "inventory",
-    "drives",
-  ],
+  // Everything the contract has except what this hardware lacks.
+  capabilities: capabilitiesExcept("dpu"),
   settingsSchema: {
     type: "object",
     additionalProperties: false,

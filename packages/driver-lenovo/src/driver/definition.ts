@@ -1,4 +1,9 @@
-import { BIOS_PROFILE_SETTINGS_PROPERTIES, type BmcDriverDefinition, defineBmcDriver } from "@racksmith/core";
+import {
+  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  type BmcDriverDefinition,
+  capabilitiesExcept,
+  defineBmcDriver,
+} from "@racksmith/core";
 import { detectLenovoXcc } from "../detection/index.js";
 import { LenovoXccDriver } from "./lenovoXccDriver.js";
 
@@ -8,33 +13,8 @@ export const lenovoDriver: BmcDriverDefinition = defineBmcDriver({
   vendor: "Lenovo",
   description: "Lenovo ThinkSystem servers with an XClarity Controller (XCC, XCC2)",
   models: ["ThinkSystem SR670 V2", "ThinkSystem SR675 V3"],
-  capabilities: [
-    "power",
-    "acPowerCycle",
-    "bmcReset",
-    "bootOnce",
-    "bootFirst",
-    "bootOrderDpuFirst",
-    "bios",
-    "biosPending",
-    "machineSetup",
-    "lockdown",
-    "serialConsole",
-    "accounts",
-    "passwordPolicy",
-    "uefiPassword",
-    "firmwareInventory",
-    "firmwareUpdate",
-    "thermal",
-    "powerMetrics",
-    "sensors",
-    "systemEventLog",
-    "bmcEventLog",
-    "secureBoot",
-    "tpmClear",
-    "inventory",
-    "drives",
-  ],
+  // Everything the contract has except what this hardware lacks.
+  capabilities: capabilitiesExcept("dpu"),
   settingsSchema: {
     type: "object",
     additionalProperties: false,
