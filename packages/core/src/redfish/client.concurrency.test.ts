@@ -37,3 +37,24 @@ describe("per-BMC concurrency cap", () => {
     await client.close();
   });
 });
+
+describe("connecting through a BMC proxy", () => {
+  let proxy: FakeBmc;
+  beforeAll(async () => {
+    proxy = await FakeBmc.start((request, response) =>
+      sendJson(response, 200, { forwarded: request.headers.forwarded }),
+    );
+  });
+  afterAll(() => proxy.stop());
+
+  it("dials the proxy and names the BMC in Forwarded", async () => {
+    const client = new RedfishClient({
+      address: "http://10.100.0.7",
+      connectVia: proxy.url,
+      pool: new BmcConnectionPool(),
+    });
+    expect(await client.get("/redfish/v1")).toEqual({ forwarded: 'host="10.100.0.7"' });
+    expect(client.displayAddress).toBe("http://10.100.0.7");
+    await client.close();
+  });
+});

@@ -52,6 +52,11 @@ export interface RedfishClientOptions {
   logger?: Logger;
   pool?: BmcConnectionPool;
   userAgent?: string;
+  /**
+   * Dial this origin instead of the BMC's address, naming the BMC in `Forwarded: host=…` (a BMC proxy, or
+   * a fleet of virtual BMCs behind one listener). The concurrency cap stays per BMC address.
+   */
+  connectVia?: string;
 }
 
 export type IfMatch = "auto" | "*" | { etag: string };
@@ -108,6 +113,7 @@ export class RedfishClient {
   private readonly authMode: RedfishAuthMode;
   private readonly session: SessionAuth | undefined;
   private readonly userAgent: string;
+  private readonly forwardedHost: string | undefined;
   private closed = false;
 
   constructor(options: RedfishClientOptions) {
@@ -124,10 +130,13 @@ export class RedfishClient {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
     this.userAgent = options.userAgent ?? "racksmith";
+    const connectOrigin = options.connectVia ? parseAddress(options.connectVia).origin : undefined;
+    this.forwardedHost = connectOrigin ? new URL(origin).host : undefined;
     this.slot = (options.pool ?? sharedBmcConnectionPool).acquire(origin, {
       maxConcurrency: options.maxConcurrency ?? DEFAULTS.maxConcurrency,
       connectTimeoutMs: this.connectTimeoutMs,
       tls: options.tls ?? {},
+      ...(connectOrigin ? { connectOrigin } : {}),
     });
     this.session =
       this.authMode === "session" && this.credentials
@@ -410,6 +419,7 @@ export class RedfishClient {
       Accept: "application/json",
       "OData-Version": "4.0",
       "User-Agent": this.userAgent,
+      ...(this.forwardedHost ? { Forwarded: `host="${this.forwardedHost}"` } : {}),
       ...options.headers,
       ...authHeaders.headers,
     };

@@ -38,7 +38,7 @@ export class BmcConnectionPool {
 
   acquire(
     origin: string,
-    options: { maxConcurrency: number; connectTimeoutMs: number; tls: TlsOptions },
+    options: { maxConcurrency: number; connectTimeoutMs: number; tls: TlsOptions; connectOrigin?: string },
   ): EndpointSlot {
     let limiterEntry = this.limiters.get(origin);
     if (!limiterEntry) {
@@ -47,11 +47,13 @@ export class BmcConnectionPool {
     }
     limiterEntry.refs++;
 
-    const key = `${origin}|${tlsKey(options.tls)}|${options.connectTimeoutMs}`;
+    // Connections go to `connectOrigin` (a BMC proxy) when given; the cap stays per BMC.
+    const dialed = options.connectOrigin ?? origin;
+    const key = `${dialed}|${tlsKey(options.tls)}|${options.connectTimeoutMs}`;
     let dispatcherEntry = this.dispatchers.get(key);
     if (!dispatcherEntry) {
       dispatcherEntry = {
-        dispatcher: new Pool(origin, {
+        dispatcher: new Pool(dialed, {
           connections: options.maxConcurrency,
           keepAliveTimeout: 30_000,
           connect: {

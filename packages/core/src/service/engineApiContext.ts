@@ -12,6 +12,8 @@ export function engineApiContext(deps: {
   logger: Logger;
   version: () => VersionInfo;
   objectTypes: () => readonly string[];
+  /** Features' own readiness checks. */
+  featureReadiness?: () => Promise<ReadinessCheck[]>;
 }): ApiContext {
   const { engine, database } = deps;
   return {
@@ -40,6 +42,7 @@ export function engineApiContext(deps: {
             ? `pending: ${status.pending.join(", ")}`
             : `${status.applied.length} applied`,
         },
+        ...((await deps.featureReadiness?.()) ?? []),
       ];
     },
   };

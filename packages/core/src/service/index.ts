@@ -1,3 +1,5 @@
+export type { FeatureContext, FeatureRuntime, ServiceFeature } from "./feature.js";
+export { DEFAULT_FEATURES } from "./features.js";
 export { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
 export { createServiceLogger } from "./logger.js";
 export {

@@ -5,10 +5,13 @@ import { createGrpcServer, createRestServer, RACKSMITH_SERVICE } from "../api/in
 import type { LoadedConfig } from "../config/index.js";
 import { type Database, migrate, openDatabase } from "../db/index.js";
 import type { Logger } from "../logging/index.js";
+import { childLogger } from "../logging/index.js";
 import { createPluginHost, type PluginHost } from "../plugins/index.js";
 import { StateEngine, type StateMachine } from "../state/index.js";
 import { CORE_VERSION, PLUGIN_API_VERSION } from "../version.js";
 import { engineApiContext } from "./engineApiContext.js";
+import type { FeatureRuntime, ServiceFeature } from "./feature.js";
+import { DEFAULT_FEATURES } from "./features.js";
 import { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
 import { createServiceLogger } from "./logger.js";
 
@@ -25,7 +28,9 @@ export interface ServiceOptions {
   overrides?: ServiceOverrides;
   env?: Readonly<Record<string, string | undefined>>;
   logger?: Logger;
-  /** Lifecycles to run; features register theirs here. */
+  /** Features to run (default: `DEFAULT_FEATURES`). */
+  features?: readonly ServiceFeature[];
+  /** Extra state machines (tests). */
   machines?: readonly StateMachine[];
   /** Use an in-memory embedded database (tests). */
   inMemoryDatabase?: boolean;
@@ -76,7 +81,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
-    const machines = options.machines ?? [];
+    const features = options.features ?? DEFAULT_FEATURES;
+    const machines = [
+      ...(options.machines ?? []),
+      ...features.flatMap((feature) => feature.machines?.(loaded) ?? []),
+    ];
     const engine = new StateEngine({
       database,
       machines: [...machines],
@@ -85,12 +94,28 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       registry: metrics,
     });
 
+    const runtimes: FeatureRuntime[] = [];
+    for (const feature of features) {
+      const runtime = await feature.setup({
+        config: loaded,
+        database,
+        engine,
+        host,
+        logger: childLogger(logger, { feature: feature.name }),
+        metrics,
+        env,
+        processorId: engine.processorId,
+      });
+      runtimes.push(runtime);
+    }
+
     const context = engineApiContext({
       engine,
       database,
       metrics,
       logger,
       objectTypes: () => machines.map((machine) => machine.objectType),
+      featureReadiness: async () => (await Promise.all(runtimes.map((r) => r.readiness?.() ?? []))).flat(),
       version: () => ({
         coreVersion: CORE_VERSION,
         pluginApiVersion: PLUGIN_API_VERSION,
@@ -99,14 +124,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       }),
     });
 
-    const rest = await createRestServer(context);
+    const rest = await createRestServer(
+      context,
+      runtimes.flatMap((runtime) => (runtime.rest ? [runtime.rest] : [])),
+    );
     cleanups.push(() => rest.close());
     await rest.listen({ host: http.host, port: http.port });
     const restAddress = rest.server.address();
     const httpBound =
       typeof restAddress === "object" && restAddress ? { host: http.host, port: restAddress.port } : http;
 
-    const grpcApi = createGrpcServer(context);
+    const grpcModules = runtimes.flatMap((runtime) => runtime.grpc ?? []);
+    const grpcApi = createGrpcServer(context, grpcModules);
     const grpcPort = await new Promise<number>((done, fail) =>
       grpcApi.server.bindAsync(
         formatListenAddress(grpc),
@@ -119,8 +148,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     await engine.start();
     cleanups.push(() => engine.stop());
-    grpcApi.health.setStatus("", "SERVING");
-    grpcApi.health.setStatus(RACKSMITH_SERVICE, "SERVING");
+    // Cleanups run in reverse: features' background work stops before the engine, servers and database.
+    for (const runtime of runtimes) {
+      await runtime.start?.();
+      if (runtime.stop) cleanups.push(runtime.stop);
+    }
+    for (const name of ["", RACKSMITH_SERVICE, ...grpcModules.map((module) => module.serviceName)]) {
+      grpcApi.health.setStatus(name, "SERVING");
+    }
     logger.info(
       {
         http: `http://${formatListenAddress(httpBound)}`,

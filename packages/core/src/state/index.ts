@@ -28,3 +28,4 @@ export type {
   StoredOutcome,
   TaggedState,
 } from "./types.js";
+export { tryAcquireWorkLock } from "./workLock.js";

@@ -1,4 +1,13 @@
-import { Metadata, Server, type ServerUnaryCall, type sendUnaryData, status } from "@grpc/grpc-js";
+import {
+  type GrpcObject,
+  Metadata,
+  Server,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type sendUnaryData,
+  status,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation } from "grpc-health-check";
 import { InvalidArgumentError } from "../../errors/index.js";
@@ -16,8 +25,15 @@ export interface GrpcApi {
   health: HealthImplementation;
 }
 
+/** A feature's gRPC service: its proto file (under `proto/`), full service name and handlers. */
+export interface GrpcServiceModule {
+  protoFile: string;
+  serviceName: string;
+  handlers: UntypedServiceImplementation;
+}
+
 /** Wraps a promise-returning handler: failures become gRPC statuses through the one error mapping. */
-function unary<Req, Res>(context: ApiContext, run: (request: Req) => Promise<Res>) {
+export function unary<Req, Res>(context: Pick<ApiContext, "logger">, run: (request: Req) => Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
     run(call.request).then(
       (response) => callback(null, response),
@@ -41,8 +57,8 @@ function requireObject(context: ApiContext, objectType: string, objectId: string
 }
 
 /** The gRPC API: the Racksmith service, server reflection and the standard grpc.health.v1 service. */
-export function createGrpcServer(context: ApiContext): GrpcApi {
-  const proto = loadRacksmithProto();
+export function createGrpcServer(context: ApiContext, modules: readonly GrpcServiceModule[] = []): GrpcApi {
+  const proto = loadRacksmithProto(modules.map((module) => module.protoFile));
   const server = new Server();
   const handlers: RacksmithHandlers = {
     Version: unary(context, async () => toVersionMessage(context.version())),
@@ -81,8 +97,24 @@ export function createGrpcServer(context: ApiContext): GrpcApi {
     }),
   };
   server.addService(proto.grpc.racksmith.v1.Racksmith.service, handlers);
+  for (const module of modules)
+    server.addService(serviceDefinition(proto.grpc, module.serviceName), module.handlers);
   new ReflectionService(proto.definition).addToServer(server);
-  const health = new HealthImplementation({ "": "NOT_SERVING", [RACKSMITH_SERVICE]: "NOT_SERVING" });
+  const health = new HealthImplementation(
+    Object.fromEntries(
+      ["", RACKSMITH_SERVICE, ...modules.map((m) => m.serviceName)].map((name) => [name, "NOT_SERVING"]),
+    ),
+  );
   health.addToServer(server);
   return { server, health };
+}
+
+/** `racksmith.v1.Inventory` → the loaded service's definition. */
+function serviceDefinition(root: object, serviceName: string): ServiceDefinition {
+  const found = serviceName
+    .split(".")
+    .reduce<unknown>((node, part) => (node as GrpcObject | undefined)?.[part], root);
+  const service = (found as { service?: ServiceDefinition } | undefined)?.service;
+  if (!service) throw new Error(`gRPC service ${serviceName} is not defined by the loaded protos`);
+  return service;
 }

@@ -20,7 +20,8 @@ export interface RacksmithProto {
   grpc: ProtoGrpcType;
 }
 
-export function loadRacksmithProto(): RacksmithProto {
-  const definition = loadSync("racksmith/v1/racksmith.proto", PROTO_LOADER_OPTIONS);
+/** Loads the core proto and any feature protos (paths under `proto/`) as one package definition. */
+export function loadRacksmithProto(extraFiles: readonly string[] = []): RacksmithProto {
+  const definition = loadSync(["racksmith/v1/racksmith.proto", ...extraFiles], PROTO_LOADER_OPTIONS);
   return { definition, grpc: loadPackageDefinition(definition) as unknown as ProtoGrpcType & GrpcObject };
 }

@@ -21,7 +21,13 @@ const readinessSchema = {
 } as const;
 
 /** The REST API (fastify): JSON schemas on every route, errors mapped once, an OpenAPI document. */
-export async function createRestServer(context: ApiContext): Promise<FastifyInstance> {
+/** A feature's REST routes, registered after the core ones (same error handling, same OpenAPI document). */
+export type RestRoutes = (app: FastifyInstance) => void;
+
+export async function createRestServer(
+  context: ApiContext,
+  modules: readonly RestRoutes[] = [],
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     ajv: { customOptions: { coerceTypes: "array", removeAdditional: false } },
@@ -78,6 +84,7 @@ export async function createRestServer(context: ApiContext): Promise<FastifyInst
 
   registerOperationalRoutes(app, context, routes);
   registerApiRoutes(app, context);
+  for (const register of modules) register(app);
   await app.ready();
   return app;
 }

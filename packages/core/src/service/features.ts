@@ -1,0 +1,4 @@
+import type { ServiceFeature } from "./feature.js";
+
+/** The features `racksmith serve` runs, in start order. */
+export const DEFAULT_FEATURES: readonly ServiceFeature[] = [];
