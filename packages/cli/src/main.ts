@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
 import { isRacksmithError } from "@racksmith/core";
 import { Command, CommanderError } from "commander";
+import { registerCredentialCommands } from "./commands/credentials.js";
 import { registerDriverCommands } from "./commands/drivers.js";
+import { registerExpectedMachineCommands } from "./commands/expectedMachines.js";
 import { registerMockupCommand } from "./commands/mockup.js";
 import { registerRedfishCommand } from "./commands/redfish/index.js";
 import { registerServeCommands } from "./commands/serve.js";
+import { registerSimulateCommands } from "./commands/simulate.js";
+import { registerSiteExplorerCommands } from "./commands/siteExplorer.js";
 import { ReportedFailure, UsageError } from "./errors.js";
 import { type CliIo, processIo } from "./io.js";
 
@@ -33,6 +37,10 @@ function buildProgram(io: CliIo): Command {
   registerMockupCommand(program, io);
   registerDriverCommands(program, io);
   registerServeCommands(program, io);
+  registerExpectedMachineCommands(program, io);
+  registerCredentialCommands(program, io);
+  registerSiteExplorerCommands(program, io);
+  registerSimulateCommands(program, io);
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.stdout.write(text),

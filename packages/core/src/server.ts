@@ -7,6 +7,8 @@ import "reflect-metadata";
 export * from "./api/index.js";
 export * from "./config/index.js";
 export * from "./db/index.js";
+export * from "./explorer/index.js";
+export * from "./inventory/index.js";
 export * from "./plugins/index.js";
 export * from "./service/index.js";
 export * from "./state/index.js";

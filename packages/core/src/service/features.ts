@@ -1,4 +1,6 @@
+import { siteExplorerFeature } from "../explorer/index.js";
+import { inventoryFeature } from "../inventory/index.js";
 import type { ServiceFeature } from "./feature.js";
 
 /** The features `racksmith serve` runs, in start order. */
-export const DEFAULT_FEATURES: readonly ServiceFeature[] = [];
+export const DEFAULT_FEATURES: readonly ServiceFeature[] = [inventoryFeature, siteExplorerFeature];

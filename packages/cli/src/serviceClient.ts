@@ -1,0 +1,70 @@
+import { RacksmithError } from "@racksmith/core";
+import type { Command } from "commander";
+import type { CliIo } from "./io.js";
+
+export const DEFAULT_SERVER = "http://127.0.0.1:8080";
+
+/** `--server URL` and `--json`, for every command that talks to a running `racksmith serve`. */
+export function addServerFlags(command: Command): Command {
+  return command
+    .option("--server <url>", `Racksmith service (default ${DEFAULT_SERVER}, or RACKSMITH_SERVER)`)
+    .option("--json", "print JSON");
+}
+
+/** An error the service answered with, keeping its stable code. */
+export class ServiceError extends RacksmithError {}
+
+/** A small REST client for the service: JSON in and out, service errors re-raised with their code. */
+export class ServiceClient {
+  readonly base: string;
+
+  constructor(server: string | undefined, io: CliIo) {
+    this.base = (server ?? io.env.RACKSMITH_SERVER ?? DEFAULT_SERVER).replace(/\/+$/, "");
+  }
+
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new RacksmithError(
+        "service_unreachable",
+        "UNAVAILABLE",
+        `cannot reach the Racksmith service at ${this.base}: ${reason}`,
+      );
+    }
+    const text = await response.text();
+    const parsed: unknown = text ? safeJson(text) : undefined;
+    if (!response.ok) {
+      const error = (
+        parsed as {
+          error?: { code?: string; status?: string; message?: string; details?: Record<string, unknown> };
+        }
+      )?.error;
+      throw new ServiceError(
+        error?.code ?? `http_${response.status}`,
+        (error?.status as RacksmithError["status"]) ?? "INTERNAL",
+        error?.message ?? `${method} ${path} answered HTTP ${response.status}`,
+        { details: error?.details ?? {} },
+      );
+    }
+    return parsed as T;
+  }
+
+  get<T = unknown>(path: string): Promise<T> {
+    return this.request<T>("GET", path);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,1 @@
+export { siteExplorerFeature } from "./feature.js";

@@ -1,0 +1,107 @@
+/**
+ * The inventory contracts the site explorer and the fleet simulator build on (issue 5). The inventory
+ * feature implements them; the explorer only uses these types.
+ */
+
+/** How the host's BlueField cards are used: DPUs paired with the host, plain NICs, or none expected. */
+export type DpuMode = "dpu" | "nic" | "no-dpu";
+
+/** An operator's statement that a BMC belongs to a machine Racksmith should manage (JSON/CSV import row). */
+export interface ExpectedMachineInput {
+  /** BMC MAC in any common notation; stored normalised (`AA:BB:CC:DD:EE:FF`). */
+  bmcMac: string;
+  /** Static BMC address (IP or host, optional port) when DHCP does not hand one out. */
+  bmcAddress?: string;
+  /** Factory credentials of this BMC (the password goes to the credential store, never to the database). */
+  factoryUsername?: string;
+  factoryPassword?: string;
+  /** Chassis / system serial the explorer must find on this BMC (trimmed). */
+  chassisSerial: string;
+  /** DPU serials to pair with when the host's PCIe inventory does not show them. */
+  fallbackDpuSerials?: string[];
+  dpuMode?: DpuMode;
+  /** Driver name to use instead of detection. */
+  driver?: string;
+  labels?: Record<string, string>;
+  skuId?: string;
+}
+
+/** An expected machine as stored and shown (no password). */
+export interface ExpectedMachine {
+  bmcMac: string;
+  bmcAddress: string | null;
+  factoryUsername: string | null;
+  hasFactoryPassword: boolean;
+  chassisSerial: string;
+  fallbackDpuSerials: string[];
+  dpuMode: DpuMode;
+  driver: string | null;
+  labels: Record<string, string>;
+  skuId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One row of a bulk add/replace: what happened to it (a bad row never half-applies a bulk request). */
+export interface ExpectedMachineRowResult {
+  index: number;
+  bmcMac: string;
+  ok: boolean;
+  error?: { code: string; message: string };
+}
+
+/** A DHCP discovery relayed to Racksmith (from a DHCP relay, or a test feeding BMC addresses). */
+export interface DhcpDiscovery {
+  mac: string;
+  vendorClass?: string;
+  relay?: string;
+}
+
+export interface DhcpLease {
+  mac: string;
+  address: string;
+  vendorClass: string | null;
+  relay: string | null;
+  /** True when the address came from an expected machine's static address rather than the pool. */
+  static: boolean;
+  updatedAt: string;
+}
+
+/** A BMC the explorer should look at: every DHCP lease and every static expected-machine address. */
+export interface BmcEndpoint {
+  address: string;
+  mac: string;
+}
+
+export interface BmcCredentials {
+  username: string;
+  password: string;
+}
+
+/** What a credential is for. Per-BMC entries are keyed by the BMC MAC. */
+export type CredentialKey =
+  | { kind: "site-bmc-root" }
+  | { kind: "factory-default"; vendor: string }
+  | { kind: "bmc"; mac: string }
+  /** A password change the explorer is about to make (written before, removed after: crash-safe rotation). */
+  | { kind: "bmc-rotation"; mac: string };
+
+/**
+ * Where BMC secrets live. Values never reach logs, errors or exploration reports. Implementations: the
+ * file-backed, encrypted store of the inventory feature (and in-memory ones in tests).
+ */
+export interface CredentialStore {
+  get(key: CredentialKey): Promise<BmcCredentials | undefined>;
+  set(key: CredentialKey, value: BmcCredentials): Promise<void>;
+  delete(key: CredentialKey): Promise<void>;
+  /** Keys present (never values), for `racksmith credentials list`. */
+  list(): Promise<CredentialKey[]>;
+}
+
+/** Read access the explorer needs to the inventory. */
+export interface InventoryReader {
+  expectedMachine(bmcMac: string): Promise<ExpectedMachine | undefined>;
+  expectedMachines(): Promise<ExpectedMachine[]>;
+  bmcEndpoints(): Promise<BmcEndpoint[]>;
+  credentials: CredentialStore;
+}

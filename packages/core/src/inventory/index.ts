@@ -1,0 +1,2 @@
+export type * from "./contracts.js";
+export { inventoryFeature } from "./feature.js";
