@@ -1,4 +1,6 @@
 import type { SchemaObject } from "ajv";
+import { SITE_EXPLORER_CONFIG_SCHEMA, type SiteExplorerConfig } from "../explorer/configSchema.js";
+import { INVENTORY_CONFIG_SCHEMA, type InventoryConfig } from "../inventory/configSchema.js";
 import { DEFAULT_ENGINE_CONFIG, ENGINE_CONFIG_SCHEMA, type EngineConfig } from "../state/index.js";
 
 /** `host:port`, `[ipv6]:port` or `:port` (all interfaces). */
@@ -73,6 +75,8 @@ export const configSchema: SchemaObject = {
       },
     },
     engine: { ...ENGINE_CONFIG_SCHEMA, description: "State engine timing and concurrency.", default: {} },
+    inventory: INVENTORY_CONFIG_SCHEMA,
+    siteExplorer: SITE_EXPLORER_CONFIG_SCHEMA,
     log: {
       description: "Structured JSON logs on standard output.",
       type: "object",
@@ -96,6 +100,8 @@ export interface RacksmithConfig {
   server: { http: string; grpc: string };
   database: { url: string; dataDir: string };
   engine: Partial<EngineConfig>;
+  inventory: InventoryConfig;
+  siteExplorer: SiteExplorerConfig;
   log: { level: LogLevel };
 }
 
@@ -105,5 +111,7 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051" },
   database: { url: "", dataDir: ".racksmith/data" },
   engine: { ...DEFAULT_ENGINE_CONFIG },
+  inventory: {},
+  siteExplorer: {},
   log: { level: "info" },
 };

@@ -1,7 +1,9 @@
 import { stateEngine } from "./0001_state_engine.js";
+import { inventory } from "./0002_inventory.js";
+import { siteExplorer } from "./0003_site_explorer.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
 /** Every migration, in the order they run. To change the schema, add a file and append it here. */
-export const MIGRATIONS: readonly Migration[] = [stateEngine];
+export const MIGRATIONS: readonly Migration[] = [stateEngine, inventory, siteExplorer];

@@ -1,0 +1,7 @@
+import type { Migration } from "./migration.js";
+
+/** Expected machines, DHCP leases (issue 5). */
+export const inventory: Migration = {
+  name: "0002_inventory",
+  statements: [],
+};
