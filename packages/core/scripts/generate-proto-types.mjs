@@ -18,7 +18,11 @@ execFileSync(
   process.execPath,
   [
     generator,
-    "racksmith/v1/racksmith.proto",
+    // Every proto of the API (the core's and the features'), so each gets its types.
+    ...readdirSync(join(root, "proto/racksmith/v1"))
+      .filter((name) => name.endsWith(".proto"))
+      .sort()
+      .map((name) => `racksmith/v1/${name}`),
     "--longs=String",
     "--enums=String",
     "--defaults",

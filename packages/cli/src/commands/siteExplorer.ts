@@ -1,5 +1,206 @@
+import type { ExplorationReport } from "@racksmith/core";
+import type {
+  EndpointDetail,
+  EndpointSummary,
+  ExploreNowResult,
+  MachineDetail,
+  MachineView,
+  ManagedHostView,
+} from "@racksmith/core/server";
 import type { Command } from "commander";
+import { ReportedFailure } from "../errors.js";
 import type { CliIo } from "../io.js";
+import { printOutput } from "../output/print.js";
+import { renderRecord } from "../output/table.js";
+import { addServerFlags, ServiceClient } from "../serviceClient.js";
 
-/** The commands for site explorer and machines (issue 5). */
-export function registerSiteExplorerCommands(_program: Command, _io: CliIo): void {}
+interface ServerFlags {
+  server?: string;
+  json?: boolean;
+}
+
+const endpointPath = (address: string) => `/api/v1/site-explorer/endpoints/${encodeURIComponent(address)}`;
+
+/** `endpoints --json`: exactly the fields the issue names, `lastError` as `{ code, message }` or null. */
+function endpointRow(endpoint: EndpointSummary) {
+  return {
+    address: endpoint.address,
+    vendor: endpoint.vendor,
+    driver: endpoint.driver,
+    lastError: endpoint.lastError && { code: endpoint.lastError.code, message: endpoint.lastError.message },
+    reportVersion: endpoint.reportVersion,
+  };
+}
+
+/** `machine list --json`: hosts carry `dpus`, DPUs carry `host`. */
+function machineRow(machine: MachineView) {
+  const base = {
+    id: machine.id,
+    kind: machine.kind,
+    state: machine.state,
+    bmcAddress: machine.bmcAddress,
+    bmcMac: machine.bmcMac,
+    serial: machine.serial,
+  };
+  return machine.kind === "host"
+    ? { ...base, dpus: machine.dpus ?? [] }
+    : { ...base, host: machine.host ?? null };
+}
+
+/** A report in a few lines: what the BMC is and what it carries. */
+function reportLines(report: ExplorationReport): Record<string, unknown> {
+  return {
+    vendor: report.vendor ?? null,
+    driver: `${report.driver.name}${report.driver.pinned ? " (pinned)" : ""}`,
+    systems: report.systems.map(
+      (s) =>
+        `${s.id}: ${[s.manufacturer, s.model].filter(Boolean).join(" ") || "?"} serial ${s.serialNumber ?? "?"}, power ${s.powerState}${
+          s.nicMode ? `, ${s.nicMode} mode` : ""
+        }${s.baseMac ? `, host MAC ${s.baseMac}` : ""}`,
+    ),
+    chassis: report.chassis.map((c) => `${c.id}: serial ${c.serialNumber ?? "?"}`),
+    diagnostics: report.diagnostics.length,
+  };
+}
+
+function endpointRecord(endpoint: EndpointDetail): string {
+  const { report, lastError, findings, ...summary } = endpoint;
+  return renderRecord({
+    ...summary,
+    lastError: lastError ? `${lastError.code}: ${lastError.message}` : null,
+    findings: findings.map((finding) => `${finding.code}: ${finding.message}`),
+    ...(report ? reportLines(report) : {}),
+  });
+}
+
+/** `racksmith site-explorer …` and `racksmith machine …`: the explorer's results, over the service's REST API. */
+export function registerSiteExplorerCommands(program: Command, io: CliIo): void {
+  const explorer = program
+    .command("site-explorer")
+    .description("explored BMC endpoints, exploration on demand, pairing and ingestion (on the service)");
+
+  addServerFlags(explorer.command("endpoints").description("every explored BMC endpoint")).action(
+    async (flags: ServerFlags) => {
+      const { endpoints } = await new ServiceClient(flags.server, io).get<{ endpoints: EndpointSummary[] }>(
+        "/api/v1/site-explorer/endpoints",
+      );
+      if (flags.json) return printOutput(io, { kind: "list", rows: endpoints.map(endpointRow) }, true);
+      const rows = endpoints.map((e) => ({
+        address: e.address,
+        vendor: e.vendor,
+        driver: e.driver,
+        reportVersion: e.reportVersion,
+        lastError: e.lastError?.code ?? null,
+        lastExploredAt: e.lastExploredAt,
+        latencyMs: e.latencyMs,
+        findings: e.findings.map((finding) => finding.code),
+      }));
+      printOutput(io, { kind: "list", rows }, false);
+    },
+  );
+
+  addServerFlags(
+    explorer.command("endpoint").description("one endpoint with its last report").argument("<address>"),
+  ).action(async (address: string, flags: ServerFlags) => {
+    const endpoint = await new ServiceClient(flags.server, io).get<EndpointDetail>(endpointPath(address));
+    printOutput(
+      io,
+      { kind: "record", value: endpoint, human: endpointRecord(endpoint) },
+      Boolean(flags.json),
+    );
+  });
+
+  addServerFlags(
+    explorer.command("managed-hosts").description("each host BMC's pairing and ingestion verdict"),
+  ).action(async (flags: ServerFlags) => {
+    const { managedHosts } = await new ServiceClient(flags.server, io).get<{
+      managedHosts: ManagedHostView[];
+    }>("/api/v1/site-explorer/managed-hosts");
+    const rows = flags.json
+      ? managedHosts
+      : managedHosts.map((host) => ({
+          hostAddress: host.hostAddress,
+          status: host.status,
+          machineId: host.machineId,
+          serial: host.serial,
+          dpus: host.dpus.map((dpu) => `${dpu.serial}${dpu.primary ? " (primary)" : ""}`),
+          reason: host.reason,
+        }));
+    printOutput(io, { kind: "list", rows }, Boolean(flags.json));
+  });
+
+  addServerFlags(
+    explorer
+      .command("explore")
+      .description("explore one address now (not stored; nothing on the BMC changes); exit 1 if it fails")
+      .argument("<address>")
+      .option("--mac <mac>", "BMC MAC of an address the inventory does not know (to find its credentials)"),
+  ).action(async (address: string, flags: ServerFlags & { mac?: string }) => {
+    const result = await new ServiceClient(flags.server, io).request<ExploreNowResult>(
+      "POST",
+      `${endpointPath(address)}/explore`,
+      flags.mac ? { mac: flags.mac } : {},
+    );
+    if (flags.json) printOutput(io, { kind: "record", value: result }, true);
+    else if (result.report) {
+      io.stdout.write(renderRecord({ address, latencyMs: result.latencyMs, ...reportLines(result.report) }));
+    }
+    if (result.error) {
+      if (!flags.json)
+        io.stderr.write(
+          `racksmith: exploring ${address} failed: ${result.error.code}: ${result.error.message}\n`,
+        );
+      throw new ReportedFailure();
+    }
+  });
+
+  addServerFlags(
+    explorer
+      .command("re-explore")
+      .description("explore this endpoint first in the next run (asked to start soon)")
+      .argument("<address>"),
+  ).action(async (address: string, flags: ServerFlags) => {
+    await new ServiceClient(flags.server, io).request("POST", `${endpointPath(address)}/re-explore`);
+    printOutput(
+      io,
+      {
+        kind: "message",
+        text: `re-exploration of ${address} requested: it goes first in the next run`,
+        json: { address, requested: true },
+      },
+      Boolean(flags.json),
+    );
+  });
+
+  const machine = program.command("machine").description("managed hosts and their DPUs (on the service)");
+  addServerFlags(machine.command("list").description("every managed host and DPU")).action(
+    async (flags: ServerFlags) => {
+      const { machines } = await new ServiceClient(flags.server, io).get<{ machines: MachineView[] }>(
+        "/api/v1/machines",
+      );
+      printOutput(
+        io,
+        {
+          kind: "list",
+          rows: machines.map(machineRow),
+          columns: ["id", "kind", "state", "bmcAddress", "bmcMac", "serial", "host", "dpus"],
+        },
+        Boolean(flags.json),
+      );
+    },
+  );
+
+  addServerFlags(
+    machine.command("show").description("one machine with its lifecycle history").argument("<id>"),
+  ).action(async (id: string, flags: ServerFlags) => {
+    const detail = await new ServiceClient(flags.server, io).get<MachineDetail>(
+      `/api/v1/machines/${encodeURIComponent(id)}`,
+    );
+    const { history, ...rest } = detail;
+    const human = renderRecord({
+      ...rest,
+      history: history.map((entry) => `${entry.enteredAt} ${entry.state} (v${entry.version})`),
+    });
+    printOutput(io, { kind: "record", value: detail, human }, Boolean(flags.json));
+  });
+}

@@ -84,7 +84,11 @@ export type CredentialKey =
   | { kind: "factory-default"; vendor: string }
   | { kind: "bmc"; mac: string }
   /** A password change the explorer is about to make (written before, removed after: crash-safe rotation). */
-  | { kind: "bmc-rotation"; mac: string };
+  | { kind: "bmc-rotation"; mac: string }
+  /** The factory login of one expected machine (written by the inventory from `factoryPassword`). */
+  | { kind: "bmc-factory"; mac: string };
+
+export type CredentialKind = CredentialKey["kind"];
 
 /**
  * Where BMC secrets live. Values never reach logs, errors or exploration reports. Implementations: the
@@ -104,4 +108,30 @@ export interface InventoryReader {
   expectedMachines(): Promise<ExpectedMachine[]>;
   bmcEndpoints(): Promise<BmcEndpoint[]>;
   credentials: CredentialStore;
+}
+
+/** How a bulk request treats the stored set: add to it, or make it equal to the request's machines. */
+export type ExpectedMachinesMode = "add" | "replace-all";
+
+/** The answer to a bulk add/replace that applied (everything, or with `acceptPartial` the good rows). */
+export interface ApplyExpectedMachinesResult {
+  applied: number;
+  /** Stored machines a replace-all removed (0 for add). */
+  deleted: number;
+  results: ExpectedMachineRowResult[];
+}
+
+/** DHCP leases and the expected machines' writes, next to the explorer's reads (`openInventory`). */
+export interface Inventory extends InventoryReader {
+  addExpectedMachine(input: ExpectedMachineInput): Promise<ExpectedMachine>;
+  /** Replaces every field; an omitted `factoryPassword` keeps the stored one (passwords are write-only). */
+  updateExpectedMachine(bmcMac: string, input: ExpectedMachineInput): Promise<ExpectedMachine>;
+  deleteExpectedMachine(bmcMac: string): Promise<void>;
+  /** All or nothing (`expected_machines_rejected` with every row's result) unless `acceptPartial`. */
+  applyExpectedMachines(
+    machines: readonly unknown[],
+    options: { mode: ExpectedMachinesMode; acceptPartial?: boolean },
+  ): Promise<ApplyExpectedMachinesResult>;
+  discoverDhcp(discovery: DhcpDiscovery): Promise<DhcpLease>;
+  dhcpLeases(): Promise<DhcpLease[]>;
 }

@@ -1,9 +1,16 @@
 import type { ServiceFeature } from "../service/feature.js";
+import { inventoryGrpcService, inventoryRestRoutes } from "./api/index.js";
+import { openInventory } from "./openInventory.js";
 
 /** Expected machines, DHCP discoveries and BMC credentials (issue 5). */
 export const inventoryFeature: ServiceFeature = {
   name: "inventory",
-  async setup() {
-    return {};
+  async setup(context) {
+    const inventory = await openInventory(context);
+    return {
+      rest: inventoryRestRoutes(inventory),
+      grpc: [inventoryGrpcService(inventory, context.logger)],
+      readiness: async () => [{ name: "credentials", ...(await inventory.credentialStatus()) }],
+    };
   },
 };

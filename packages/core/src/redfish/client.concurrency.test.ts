@@ -47,6 +47,42 @@ describe("connecting through a BMC proxy", () => {
   });
   afterAll(() => proxy.stop());
 
+  it("keeps BMCs behind one proxy apart: a slow BMC does not hold up another", async () => {
+    const slowProxy = await FakeBmc.start(async (request, response) => {
+      if (String(request.headers.forwarded).includes("10.100.0.66")) await sleep(400);
+      sendJson(response, 200, {});
+    });
+    const pool = new BmcConnectionPool();
+    const slow = new RedfishClient({
+      address: "http://10.100.0.66",
+      connectVia: slowProxy.url,
+      pool,
+      maxConcurrency: 2,
+    });
+    const healthy = new RedfishClient({
+      address: "http://10.100.0.7",
+      connectVia: slowProxy.url,
+      pool,
+      maxConcurrency: 2,
+    });
+    let slowDone = false;
+    const stuck = Promise.all([
+      slow.get("/redfish/v1"),
+      slow.get("/redfish/v1"),
+      slow.get("/redfish/v1"),
+    ]).then(() => {
+      slowDone = true;
+    });
+    await sleep(20);
+    await healthy.get("/redfish/v1");
+    // Answered while the slow BMC still holds every connection of its own.
+    expect(slowDone).toBe(false);
+    await stuck;
+    await slow.close();
+    await healthy.close();
+    await slowProxy.stop();
+  });
+
   it("dials the proxy and names the BMC in Forwarded", async () => {
     const client = new RedfishClient({
       address: "http://10.100.0.7",

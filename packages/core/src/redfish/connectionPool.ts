@@ -49,7 +49,8 @@ export class BmcConnectionPool {
 
     // Connections go to `connectOrigin` (a BMC proxy) when given; the cap stays per BMC.
     const dialed = options.connectOrigin ?? origin;
-    const key = `${dialed}|${tlsKey(options.tls)}|${options.connectTimeoutMs}`;
+    // Each BMC behind a proxy gets its own connections to it, so one slow BMC cannot starve the others.
+    const key = `${origin}|${dialed}|${tlsKey(options.tls)}|${options.connectTimeoutMs}`;
     let dispatcherEntry = this.dispatchers.get(key);
     if (!dispatcherEntry) {
       dispatcherEntry = {

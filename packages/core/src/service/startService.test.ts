@@ -47,10 +47,10 @@ describe("the service", () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
       status: "ready",
-      checks: [
-        { name: "database", ok: true },
-        { name: "migrations", ok: true },
-      ],
+      checks: expect.arrayContaining([
+        expect.objectContaining({ name: "database", ok: true }),
+        expect.objectContaining({ name: "migrations", ok: true }),
+      ]),
     });
   });
 

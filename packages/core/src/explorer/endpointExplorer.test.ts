@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CredentialKey } from "../inventory/contracts.js";
+import { silentLogger } from "../logging/index.js";
+import { redfishStandardDriver } from "../standard/index.js";
+import { type FakeBmcOptions, FakeRedfishBmc } from "./__fixtures__/fakeRedfishBmc.js";
+import { TestCredentialStore } from "./__fixtures__/memoryCredentials.js";
+import { createBmcConnector } from "./bmcConnector.js";
+import { resolveSiteExplorerConfig } from "./configSchema.js";
+import { type EndpointExploration, EndpointExplorer } from "./endpointExplorer.js";
+import { type AuthFailures, NO_AUTH_FAILURES } from "./lockout.js";
+
+const MAC = "AA:BB:CC:00:00:01";
+const FACTORY = { username: "root", password: "factory-pw" };
+const SITE = { username: "root", password: "site-secret-pw" };
+const config = resolveSiteExplorerConfig({
+  bmc: { scheme: "http", connectTimeoutMs: 500, requestTimeoutMs: 400 },
+  lockout: { maxAuthFailures: 3, windowMs: 600_000 },
+});
+const bmcs: FakeRedfishBmc[] = [];
+
+function explorerWith(store: TestCredentialStore): EndpointExplorer {
+  return new EndpointExplorer({
+    connector: createBmcConnector(config, { logger: silentLogger }),
+    credentials: store,
+    drivers: () => [redfishStandardDriver],
+    config,
+    logger: silentLogger,
+  });
+}
+
+async function bmc(options: Partial<FakeBmcOptions> = {}): Promise<FakeRedfishBmc> {
+  const started = await FakeRedfishBmc.start({ password: FACTORY.password, serial: "SER-1", ...options });
+  bmcs.push(started);
+  return started;
+}
+
+function explore(
+  store: TestCredentialStore,
+  address: string,
+  options: { authFailures?: AuthFailures; mayRotate?: boolean; mac?: string } = {},
+): Promise<EndpointExploration> {
+  return explorerWith(store).explore({
+    address,
+    mac: "mac" in options ? options.mac : MAC,
+    authFailures: options.authFailures ?? NO_AUTH_FAILURES,
+    mayRotate: options.mayRotate ?? true,
+  });
+}
+
+const factoryKey: CredentialKey = { kind: "bmc-factory", mac: MAC };
+const bmcKey: CredentialKey = { kind: "bmc", mac: MAC };
+const intentKey: CredentialKey = { kind: "bmc-rotation", mac: MAC };
+const siteKey: CredentialKey = { kind: "site-bmc-root" };
+
+afterAll(async () => {
+  await Promise.all(bmcs.map((b) => b.stop()));
+});
+
+describe("exploring one endpoint", () => {
+  let closed: string;
+  beforeAll(async () => {
+    closed = await FakeRedfishBmc.closedAddress();
+  });
+
+  it("explores with the BMC's own credentials and reports driver, vendor and serial", async () => {
+    const target = await bmc({ password: SITE.password });
+    const store = new TestCredentialStore([[bmcKey, SITE]]);
+    const result = await explore(store, target.address, { authFailures: { count: 2, lastAt: new Date() } });
+    expect(result.error).toBeUndefined();
+    expect(result).toMatchObject({ vendor: "Contoso", driver: "redfish-standard", rotated: false });
+    expect(result.report?.systems[0]).toMatchObject({ serialNumber: "SER-1", powerState: "On" });
+    expect(result.authFailures).toEqual(NO_AUTH_FAILURES);
+    expect(store.writes).toEqual([]);
+  });
+
+  it.each([
+    ["unreachable", async () => closed],
+    ["timeout", async () => (await bmc({ fault: "slow" })).address],
+    ["malformed_response", async () => (await bmc({ fault: "malformed" })).address],
+    ["redfish_error", async () => (await bmc({ fault: "http500" })).address],
+  ])("types a BMC failure as %s", async (code, address) => {
+    const result = await explore(new TestCredentialStore([[bmcKey, SITE]]), await address());
+    expect(result.report).toBeUndefined();
+    expect(result.error).toMatchObject({ code });
+    if (code === "redfish_error")
+      expect(result.error).toMatchObject({ httpStatus: 500, bodyExcerpt: expect.any(String) });
+  });
+
+  it("reports unauthorized when the BMC refuses the login, and counts it", async () => {
+    const target = await bmc({ password: "something-else" });
+    const result = await explore(new TestCredentialStore([[bmcKey, SITE]]), target.address);
+    expect(result.error).toMatchObject({ code: "unauthorized" });
+    expect(result.authFailures.count).toBe(1);
+    expect(target.refusedLogins).toBe(1);
+  });
+
+  it("reports missing_credentials when nothing is known for the BMC", async () => {
+    const target = await bmc();
+    const result = await explore(new TestCredentialStore(), target.address);
+    expect(result.error).toMatchObject({
+      code: "missing_credentials",
+      message: expect.stringContaining("contoso"),
+    });
+    expect(target.refusedLogins).toBe(0);
+  });
+
+  it("stops before the lockout threshold, then leaves the BMC alone (avoid_lockout)", async () => {
+    const target = await bmc({ password: "unknown-to-us" });
+    const store = new TestCredentialStore([
+      [bmcKey, SITE],
+      [{ kind: "factory-default", vendor: "contoso" }, FACTORY],
+    ]);
+    const first = await explore(store, target.address);
+    expect(first.error).toMatchObject({ code: "unauthorized" });
+    expect(first.authFailures.count).toBe(2);
+    const second = await explore(store, target.address, { authFailures: first.authFailures });
+    expect(second.error).toMatchObject({ code: "avoid_lockout" });
+    const third = await explore(store, target.address, { authFailures: second.authFailures });
+    expect(third.error).toMatchObject({
+      code: "avoid_lockout",
+      message: expect.stringContaining("3 failed logins"),
+    });
+    expect(target.refusedLogins).toBe(3);
+  });
+});
+
+describe("credential rotation on first contact", () => {
+  it("rotates a factory login to the site password: intent first, verified, then stored", async () => {
+    const target = await bmc();
+    const store = new TestCredentialStore([
+      [factoryKey, FACTORY],
+      [siteKey, SITE],
+    ]);
+    const result = await explore(store, target.address);
+    expect(result.error).toBeUndefined();
+    expect(result.rotated).toBe(true);
+    expect(result.report?.systems[0]?.serialNumber).toBe("SER-1");
+    expect(target.password).toBe(SITE.password);
+    expect(store.peek(bmcKey)).toEqual(SITE);
+    expect(store.peek(intentKey)).toBeUndefined();
+    expect(store.writes).toEqual([`set bmc-rotation:${MAC}`, `set bmc:${MAC}`, `delete bmc-rotation:${MAC}`]);
+    expect(target.refusedLogins).toBe(0);
+    expect(JSON.stringify(result)).not.toContain(SITE.password);
+    expect(JSON.stringify(result)).not.toContain(FACTORY.password);
+  });
+
+  it("uses the vendor's factory default when the expected machine has none", async () => {
+    const target = await bmc({ vendor: "Acme" });
+    const store = new TestCredentialStore([
+      [{ kind: "factory-default", vendor: "acme" }, FACTORY],
+      [siteKey, SITE],
+    ]);
+    expect((await explore(store, target.address)).rotated).toBe(true);
+    expect(target.password).toBe(SITE.password);
+  });
+
+  it("handles PasswordChangeRequired by changing the account the BMC names", async () => {
+    const target = await bmc({ passwordChangeRequired: true });
+    const store = new TestCredentialStore([
+      [factoryKey, FACTORY],
+      [siteKey, SITE],
+    ]);
+    const result = await explore(store, target.address);
+    expect(result.error).toBeUndefined();
+    expect(result.report?.systems[0]?.serialNumber).toBe("SER-1");
+    expect(target).toMatchObject({
+      password: SITE.password,
+      passwordChangeRequired: false,
+      passwordChanges: 1,
+    });
+    expect(store.peek(bmcKey)).toEqual(SITE);
+  });
+
+  it("reports a demanded password change without a site password as missing_credentials", async () => {
+    const target = await bmc({ passwordChangeRequired: true });
+    const result = await explore(new TestCredentialStore([[factoryKey, FACTORY]]), target.address);
+    expect(result.error).toMatchObject({
+      code: "missing_credentials",
+      message: expect.stringContaining("site-bmc-root"),
+    });
+    expect(target.passwordChanges).toBe(0);
+  });
+
+  it("keeps the factory login when no site password is set", async () => {
+    const target = await bmc();
+    const store = new TestCredentialStore([[factoryKey, FACTORY]]);
+    const result = await explore(store, target.address);
+    expect(result).toMatchObject({ error: undefined, rotated: false });
+    expect(target.password).toBe(FACTORY.password);
+  });
+
+  it("recovers a rotation interrupted after the BMC changed (store write failed) without a refused login", async () => {
+    const target = await bmc();
+    const store = new TestCredentialStore([
+      [factoryKey, FACTORY],
+      [siteKey, SITE],
+    ]);
+    store.failNext(bmcKey);
+    const crashed = await explore(store, target.address);
+    expect(crashed.error).toMatchObject({
+      code: "rotation_failed",
+      message: expect.stringContaining("next run"),
+    });
+    expect(target.password).toBe(SITE.password);
+    expect(store.peek(intentKey)).toEqual(SITE);
+    expect(store.peek(bmcKey)).toBeUndefined();
+
+    const recovered = await explore(store, target.address, { authFailures: crashed.authFailures });
+    expect(recovered.error).toBeUndefined();
+    expect(recovered.rotated).toBe(true);
+    expect(store.peek(bmcKey)).toEqual(SITE);
+    expect(store.peek(intentKey)).toBeUndefined();
+    expect(target.refusedLogins).toBe(0);
+    expect(target.passwordChanges).toBe(1);
+  });
+
+  it("recovers a rotation interrupted before the BMC changed: the stale intent costs one refused login", async () => {
+    const target = await bmc();
+    const store = new TestCredentialStore([
+      [factoryKey, FACTORY],
+      [siteKey, SITE],
+      [intentKey, SITE],
+    ]);
+    const result = await explore(store, target.address);
+    expect(result.error).toBeUndefined();
+    expect(target.password).toBe(SITE.password);
+    expect(store.peek(bmcKey)).toEqual(SITE);
+    expect(store.peek(intentKey)).toBeUndefined();
+    expect(target.refusedLogins).toBe(1);
+    expect(result.authFailures).toEqual(NO_AUTH_FAILURES);
+  });
+
+  it("drops the intent when the BMC refuses the new password, keeping the old one", async () => {
+    const target = await bmc({ refusePasswordChange: true });
+    const store = new TestCredentialStore([
+      [factoryKey, FACTORY],
+      [siteKey, SITE],
+    ]);
+    const result = await explore(store, target.address);
+    expect(result.error).toMatchObject({
+      code: "rotation_failed",
+      message: expect.stringContaining("did not take"),
+    });
+    expect(target.password).toBe(FACTORY.password);
+    expect(store.peek(intentKey)).toBeUndefined();
+    expect(store.peek(bmcKey)).toBeUndefined();
+    expect(JSON.stringify(result)).not.toContain(SITE.password);
+  });
+
+  it("changes nothing on a one-off exploration (explore now)", async () => {
+    const target = await bmc();
+    const store = new TestCredentialStore([
+      [factoryKey, FACTORY],
+      [siteKey, SITE],
+    ]);
+    const result = await explore(store, target.address, { mayRotate: false });
+    expect(result).toMatchObject({ error: undefined, rotated: false });
+    expect(target.password).toBe(FACTORY.password);
+    expect(store.writes).toEqual([]);
+  });
+});
+
+describe("powering a host on", () => {
+  it("logs in with the stored credentials and powers the system on", async () => {
+    const target = await bmc({ power: "Off", password: SITE.password });
+    const failures = await explorerWith(new TestCredentialStore([[bmcKey, SITE]])).powerOn({
+      address: target.address,
+      mac: MAC,
+      authFailures: NO_AUTH_FAILURES,
+    });
+    expect(target.power).toBe("On");
+    expect(failures).toEqual(NO_AUTH_FAILURES);
+  });
+});

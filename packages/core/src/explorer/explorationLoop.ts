@@ -1,0 +1,120 @@
+import { channelName, type Database } from "../db/index.js";
+import type { Logger } from "../logging/index.js";
+import { tryAcquireWorkLock } from "../state/index.js";
+
+/** The work lock one replica holds per exploration interval. */
+export const SITE_EXPLORER_WORK_LOCK = "site-explorer";
+/** Requests for a run soon are debounced this long by default (several re-explore calls start one run). */
+const POKE_DELAY_MS = 200;
+
+export interface ExplorationLoopOptions {
+  database: Database;
+  /** This replica's work-lock owner id. */
+  owner: string;
+  intervalMs: number;
+  /** Runs stop starting explorations this long before the lock ends, so no run outlives it. */
+  marginMs: number;
+  /** One run; `deadline` (epoch ms) is when it must stop starting explorations. */
+  run(deadline: number): Promise<void>;
+  logger: Logger;
+  random?: () => number;
+  /** Debounce of run requests (default 200 ms). */
+  pokeDelayMs?: number;
+}
+
+/**
+ * Runs the explorer every `intervalMs` plus jitter in [0, T/3). The replica that takes the work lock (held for
+ * one interval) is the only one exploring during it and may run again within it when a run is requested
+ * (a re-explore), which every replica hears through LISTEN/NOTIFY.
+ */
+export class ExplorationLoop {
+  private readonly channel: string;
+  private readonly random: () => number;
+  private periodic: NodeJS.Timeout | undefined;
+  private poked: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private leaseUntil = 0;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly options: ExplorationLoopOptions) {
+    this.channel = channelName("site_explorer", options.database.schema);
+    this.random = options.random ?? Math.random;
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.options.database.listen(this.channel, () => this.poke());
+    this.schedule(this.random() * Math.min(this.options.intervalMs / 3, 1_000));
+  }
+
+  /** Asks every replica for a run soon; the one holding the lock runs it. */
+  async requestRun(): Promise<void> {
+    this.poke();
+    await this.options.database.notify(this.channel, "run");
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.periodic);
+    clearTimeout(this.poked);
+    await this.running;
+    await this.unlisten?.().catch(() => undefined);
+  }
+
+  private poke(): void {
+    if (this.stopped || this.poked) return;
+    this.poked = setTimeout(() => {
+      this.poked = undefined;
+      void this.tick();
+    }, this.options.pokeDelayMs ?? POKE_DELAY_MS);
+    this.poked.unref?.();
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.periodic = setTimeout(async () => {
+      await this.tick();
+      const { intervalMs } = this.options;
+      this.schedule(intervalMs + this.random() * (intervalMs / 3));
+    }, delayMs);
+    this.periodic.unref?.();
+  }
+
+  /** One run if this replica holds (or takes) the lock; a request arriving meanwhile runs once more after. */
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.cycle().finally(() => {
+      this.running = undefined;
+    });
+    await this.running;
+    if (this.again && !this.stopped) {
+      this.again = false;
+      await this.tick();
+    }
+  }
+
+  private async cycle(): Promise<void> {
+    const { intervalMs, marginMs, database, owner, logger } = this.options;
+    try {
+      const now = Date.now();
+      if (now >= this.leaseUntil - marginMs) {
+        const acquired = await tryAcquireWorkLock(database.db, {
+          key: SITE_EXPLORER_WORK_LOCK,
+          owner,
+          now: new Date(now),
+          holdMs: intervalMs,
+        });
+        if (!acquired) return;
+        this.leaseUntil = now + intervalMs;
+      }
+      await this.options.run(this.leaseUntil - marginMs);
+    } catch (error) {
+      logger.error({ err: (error as Error).message }, "site exploration run failed");
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { endpointsToExplore } from "./priority.js";
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+
+describe("endpointsToExplore", () => {
+  const endpoints = [
+    { address: "old", explorationRequested: false, lastExploredAt: at(1) },
+    { address: "newer", explorationRequested: false, lastExploredAt: at(5) },
+    { address: "never-b", explorationRequested: false, lastExploredAt: null },
+    { address: "requested-late", explorationRequested: true, lastExploredAt: at(9) },
+    { address: "never-a", explorationRequested: false, lastExploredAt: null },
+    { address: "requested-early", explorationRequested: true, lastExploredAt: at(2) },
+  ];
+
+  it("puts re-explore requests first, then endpoints never explored, then the oldest", () => {
+    expect(endpointsToExplore(endpoints, 10).map((e) => e.address)).toEqual([
+      "requested-early",
+      "requested-late",
+      "never-a",
+      "never-b",
+      "old",
+      "newer",
+    ]);
+  });
+
+  it("keeps to the budget", () => {
+    expect(endpointsToExplore(endpoints, 3).map((e) => e.address)).toEqual([
+      "requested-early",
+      "requested-late",
+      "never-a",
+    ]);
+    expect(endpointsToExplore(endpoints, 0)).toEqual([]);
+  });
+});

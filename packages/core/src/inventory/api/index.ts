@@ -1,0 +1,2 @@
+export { INVENTORY_SERVICE, inventoryGrpcService } from "./grpcService.js";
+export { inventoryRestRoutes } from "./restRoutes.js";

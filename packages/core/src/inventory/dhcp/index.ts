@@ -1,0 +1,2 @@
+export { DhcpLeaseStore } from "./leaseStore.js";
+export { preferredAddress } from "./poolStart.js";
