@@ -2,15 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "@racksmith/core";
-import {
-  DEFAULT_CONFIG,
-  type ExpectedMachine,
-  inventoryFeature,
-  type RunningService,
-  startService,
-} from "@racksmith/core/server";
+import type { ExpectedMachine, RunningService } from "@racksmith/core/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startInventoryService } from "./support/inventoryService.js";
 import { cli, cliJson } from "./support/runCliForTest.js";
 
 const SECRET = "Fact0ry-S3cret!";
@@ -27,16 +21,7 @@ describe("racksmith expected-machine and dhcp (against a running service)", () =
   const json = <T>(...argv: string[]) => cliJson<T>([...argv, ...server], dir);
 
   beforeAll(async () => {
-    service = await startService({
-      config: {
-        config: { ...structuredClone(DEFAULT_CONFIG), server: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" } },
-        file: undefined,
-        baseDir: dir,
-      },
-      features: [inventoryFeature],
-      inMemoryDatabase: true,
-      logger: silentLogger,
-    });
+    service = await startInventoryService(dir);
     server = ["--server", `http://127.0.0.1:${service.http.port}`];
     file("factory-password", `${SECRET}\n`);
   });

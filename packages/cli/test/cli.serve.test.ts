@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -80,5 +80,18 @@ describe("racksmith db migrate", () => {
     expect(first.stdout).toMatch(/^applied \S+/);
     const second = await cli(["db", "migrate", "--data-dir", "db", "--json"], dir);
     expect(JSON.parse(second.stdout)).toMatchObject({ applied: [] });
+  });
+
+  it("takes --data-dir relative to where it runs, and database.dataDir relative to the config file", async () => {
+    const dir = projectWith("");
+    mkdirSync(join(dir, "conf"));
+    writeFileSync(join(dir, "conf", "racksmith.yaml"), "database:\n  dataDir: stored\n");
+    const flag = await cli(
+      ["db", "migrate", "--config", "conf/racksmith.yaml", "--data-dir", "db", "--json"],
+      dir,
+    );
+    expect(JSON.parse(flag.stdout).database).toContain(join(dir, "db"));
+    const configured = await cli(["db", "migrate", "--config", "conf/racksmith.yaml", "--json"], dir);
+    expect(JSON.parse(configured.stdout).database).toContain(join(dir, "conf", "stored"));
   });
 });

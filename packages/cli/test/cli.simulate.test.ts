@@ -4,19 +4,16 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { silentLogger } from "@racksmith/core";
 import {
-  DEFAULT_CONFIG,
   type DhcpLease,
   type ExpectedMachine,
   type ExpectedMachineInput,
-  inventoryFeature,
   parseExpectedMachinesFile,
   type RunningService,
-  startService,
 } from "@racksmith/core/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/main.js";
+import { startInventoryService } from "./support/inventoryService.js";
 import { cli, memoryIo } from "./support/runCliForTest.js";
 
 const SAMPLE = join(
@@ -288,16 +285,7 @@ describe("racksmith simulate fleet refuses", () => {
 describe("racksmith simulate fleet (against racksmith serve)", () => {
   let service: RunningService;
   beforeAll(async () => {
-    service = await startService({
-      config: {
-        config: { ...structuredClone(DEFAULT_CONFIG), server: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" } },
-        file: undefined,
-        baseDir: dir,
-      },
-      features: [inventoryFeature],
-      inMemoryDatabase: true,
-      logger: silentLogger,
-    });
+    service = await startInventoryService(dir);
   });
   afterAll(() => service?.stop());
 

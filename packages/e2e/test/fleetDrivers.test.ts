@@ -14,9 +14,9 @@ import lenovo from "@racksmith/driver-lenovo";
 import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
 import supermicro from "@racksmith/driver-supermicro";
 import {
+  ALL_HOST_MODELS,
   type Fleet,
   generateScenario,
-  type HostModel,
   startFleet,
   type VirtualBmc,
 } from "@racksmith/testkit";
@@ -28,17 +28,6 @@ for (const plugin of [dell, hpe, lenovo, supermicro, nvidiaDpu]) {
   await plugin.register({ bmcDriver: (definition) => void drivers.push(definition) });
 }
 
-const EVERY_HOST_MODEL: HostModel[] = [
-  { vendor: "dell", model: "poweredge-r750", dpuModel: "bluefield-2" },
-  { vendor: "dell", model: "poweredge-xe9680", dpuModel: "bluefield-3" },
-  { vendor: "hpe", model: "proliant-dl380-gen11", dpuModel: "bluefield-3" },
-  { vendor: "hpe", model: "proliant-dl385-gen10-plus-v2", dpuModel: "bluefield-3" },
-  { vendor: "lenovo", model: "thinksystem-sr670-v2", dpuModel: "bluefield-2" },
-  { vendor: "lenovo", model: "thinksystem-sr675-v3", dpuModel: "bluefield-3" },
-  { vendor: "supermicro", model: "sys-121h-tnr", dpuModel: "bluefield-3" },
-  { vendor: "supermicro", model: "sys-821ge-tnhr", dpuModel: "bluefield-3" },
-];
-
 // One fleet for the file: each host model twice with its DPU, one host's DPU in NIC mode.
 let fleet: Fleet;
 const pool = new BmcConnectionPool();
@@ -49,7 +38,7 @@ beforeAll(async () => {
     scenario: generateScenario({
       hosts: 16,
       seed: 3,
-      models: EVERY_HOST_MODEL,
+      models: ALL_HOST_MODELS,
       anomalies: { nicModeDpu: 1 },
     }),
   });

@@ -20,10 +20,11 @@ interface ServeFlags {
   demo?: boolean;
 }
 
-function overrides(flags: ServeFlags) {
+// A path given on the command line is relative to where the command runs; one in the config file, to the file.
+function overrides(flags: ServeFlags, cwd: string) {
   return {
     ...(flags.databaseUrl ? { databaseUrl: flags.databaseUrl } : {}),
-    ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),
+    ...(flags.dataDir ? { dataDir: resolve(cwd, flags.dataDir) } : {}),
     ...(flags.http ? { http: flags.http } : {}),
     ...(flags.grpc ? { grpc: flags.grpc } : {}),
   };
@@ -53,7 +54,7 @@ export function registerServeCommands(program: Command, io: CliIo): void {
       );
       const service: RunningService = await startService({
         config,
-        overrides: overrides(flags),
+        overrides: overrides(flags, io.cwd),
         env: io.env,
         logger,
       });
@@ -83,7 +84,13 @@ export function registerServeCommands(program: Command, io: CliIo): void {
       const url =
         flags.databaseUrl ?? (config.config.database.url || io.env.RACKSMITH_DATABASE_URL || undefined);
       const database = await openDatabase(
-        url ? { url } : { dataDir: resolve(config.baseDir, flags.dataDir ?? config.config.database.dataDir) },
+        url
+          ? { url, ...(config.config.database.schema ? { schema: config.config.database.schema } : {}) }
+          : {
+              dataDir: flags.dataDir
+                ? resolve(io.cwd, flags.dataDir)
+                : resolve(config.baseDir, config.config.database.dataDir),
+            },
       );
       try {
         const { applied } = await migrate(database);

@@ -39,6 +39,7 @@ describe("config", () => {
     ["plugins:\n  - 42", "plugins[0]: must be a string"],
     ["plugins: [a, a]", "plugins: must NOT have duplicate items (items ## 1 and 0 are identical)"],
     ["plugins: [\n", expect.stringMatching(/^line \d+: /)],
+    ["database:\n  schema: Racksmith-Prod", expect.stringMatching(/^database\.schema: /)],
   ])("%j → %s", (text, expected) => {
     expect(problems(text)).toEqual([expected]);
   });

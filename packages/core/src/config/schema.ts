@@ -67,10 +67,17 @@ export const configSchema: SchemaObject = {
           default: "",
         },
         dataDir: {
-          description: "Directory of the embedded PGlite database (relative to the working directory).",
+          description: "Directory of the embedded PGlite database (relative to the config file).",
           type: "string",
           minLength: 1,
           default: ".racksmith/data",
+        },
+        schema: {
+          description:
+            "PostgreSQL schema holding Racksmith's tables (created if missing), so several deployments can share one database; empty: the server's search_path.",
+          type: "string",
+          pattern: "^$|^[a-z_][a-z0-9_]{0,62}$",
+          default: "",
         },
       },
     },
@@ -98,7 +105,7 @@ export interface RacksmithConfig {
   plugins: string[];
   drivers: Record<string, Record<string, unknown>>;
   server: { http: string; grpc: string };
-  database: { url: string; dataDir: string };
+  database: { url: string; dataDir: string; schema: string };
   engine: Partial<EngineConfig>;
   inventory: InventoryConfig;
   siteExplorer: SiteExplorerConfig;
@@ -109,7 +116,7 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   plugins: [],
   drivers: {},
   server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051" },
-  database: { url: "", dataDir: ".racksmith/data" },
+  database: { url: "", dataDir: ".racksmith/data", schema: "" },
   engine: { ...DEFAULT_ENGINE_CONFIG },
   inventory: {},
   siteExplorer: {},

@@ -26,6 +26,20 @@ export interface ExpectedMachineInput {
   skuId?: string;
 }
 
+/** The fields of an expected machine as written, in their documented order (also the CSV columns). */
+export const EXPECTED_MACHINE_FIELDS = [
+  "bmcMac",
+  "bmcAddress",
+  "factoryUsername",
+  "factoryPassword",
+  "chassisSerial",
+  "fallbackDpuSerials",
+  "dpuMode",
+  "driver",
+  "labels",
+  "skuId",
+] as const satisfies ReadonlyArray<keyof ExpectedMachineInput>;
+
 /** An expected machine as stored and shown (no password). */
 export interface ExpectedMachine {
   bmcMac: string;

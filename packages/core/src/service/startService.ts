@@ -69,7 +69,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const databaseUrl =
       overrides.databaseUrl ?? (config.database.url || env.RACKSMITH_DATABASE_URL || undefined);
     const database = await openDatabase({
-      ...(databaseUrl ? { url: databaseUrl } : {}),
+      ...(databaseUrl
+        ? { url: databaseUrl, ...(config.database.schema ? { schema: config.database.schema } : {}) }
+        : {}),
       ...(options.inMemoryDatabase && !databaseUrl
         ? { inMemory: true }
         : { dataDir: resolve(loaded.baseDir, overrides.dataDir ?? config.database.dataDir) }),

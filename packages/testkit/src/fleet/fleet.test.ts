@@ -11,20 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isJsonObject, type JsonObject, type JsonValue } from "../mockup/json.js";
 import { canonicalMac, macOfGuid } from "./identity/index.js";
 import { forEachString, macCandidates } from "./identity/tokenCandidates.js";
-import { generateScenario, type HostModel } from "./scenario/index.js";
+import { ALL_HOST_MODELS, generateScenario } from "./scenario/index.js";
 import type { VirtualBmc } from "./server/index.js";
 import { type Fleet, startFleet } from "./startFleet.js";
-
-const EVERY_HOST_MODEL: HostModel[] = [
-  { vendor: "dell", model: "poweredge-r750", dpuModel: "bluefield-2" },
-  { vendor: "dell", model: "poweredge-xe9680", dpuModel: "bluefield-3" },
-  { vendor: "hpe", model: "proliant-dl380-gen11", dpuModel: "bluefield-3" },
-  { vendor: "hpe", model: "proliant-dl385-gen10-plus-v2", dpuModel: "bluefield-3" },
-  { vendor: "lenovo", model: "thinksystem-sr670-v2", dpuModel: "bluefield-2" },
-  { vendor: "lenovo", model: "thinksystem-sr675-v3", dpuModel: "bluefield-3" },
-  { vendor: "supermicro", model: "sys-121h-tnr", dpuModel: "bluefield-3" },
-  { vendor: "supermicro", model: "sys-821ge-tnhr", dpuModel: "bluefield-3" },
-];
 
 // One fleet for the file: every host model four times, one BlueField each, one host per anomaly.
 let fleet: Fleet;
@@ -35,7 +24,7 @@ beforeAll(async () => {
     scenario: generateScenario({
       hosts: 32,
       seed: 5,
-      models: EVERY_HOST_MODEL,
+      models: ALL_HOST_MODELS,
       anomalies: {
         wrongSerial: 1,
         nicModeDpu: 1,
@@ -237,7 +226,7 @@ describe("identity", () => {
 describe("state", () => {
   it("makes a virtual BMC's service on its first request only", async () => {
     const small = await startFleet({
-      scenario: generateScenario({ hosts: 3, models: EVERY_HOST_MODEL.slice(0, 1) }),
+      scenario: generateScenario({ hosts: 3, models: ALL_HOST_MODELS.slice(0, 1) }),
     });
     try {
       expect(small.stats).toMatchObject({ bmcs: 6, created: 0, total: 0 });
@@ -375,7 +364,7 @@ describe("anomalies", () => {
 describe("listeners", () => {
   it("serves HTTPS, and a port per BMC when asked", async () => {
     const small = await startFleet({
-      scenario: generateScenario({ hosts: 1, models: EVERY_HOST_MODEL.slice(2, 3) }),
+      scenario: generateScenario({ hosts: 1, models: ALL_HOST_MODELS.slice(2, 3) }),
       tls: true,
       portPerBmc: true,
     });

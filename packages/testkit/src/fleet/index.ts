@@ -24,7 +24,6 @@ export {
 } from "./identity/index.js";
 export {
   DEFAULT_VENDOR_CREDENTIALS,
-  EXPECTED_MACHINES_CSV_HEADER,
   expectedMachinesCsv,
   type FleetAnomaly,
   type FleetPlan,
@@ -34,6 +33,7 @@ export {
   type VirtualBmcPlan,
 } from "./plan/index.js";
 export {
+  ALL_HOST_MODELS,
   ANOMALY_KINDS,
   type AnomalyKind,
   type AnomalySpec,

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { IncomingMessage } from "node:http";
 import { dirname, resolve } from "node:path";
 import { InvalidArgumentError, type Logger, silentLogger } from "@racksmith/core";
@@ -88,6 +89,8 @@ export class Fleet {
     service: VirtualBmcServiceOptions,
   ) {
     this.certificate = tls?.cert;
+    // Every delayed request of every BMC listens to this one signal.
+    setMaxListeners(0, this.shutdown.signal);
     this.bmcs = plan.bmcs.map(
       (bmcPlan) =>
         new VirtualBmc(bmcPlan, service, () => {

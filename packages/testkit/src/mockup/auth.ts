@@ -1,9 +1,11 @@
+import { admitLogin } from "./accountLockout.js";
 import { accountPathOf, isManagerAccount } from "./accounts.js";
 import { isJsonObject } from "./json.js";
 import type { MockupState } from "./mockupState.js";
 import { redfishError } from "./redfishMessages.js";
 import { resourceKey } from "./resourcePath.js";
-import type { MockupAuthMode, MockupResponse } from "./types.js";
+import type { MockupServiceSettings } from "./serviceCore.js";
+import type { MockupResponse } from "./types.js";
 
 export const SESSIONS_PATH = "/redfish/v1/SessionService/Sessions";
 
@@ -40,14 +42,15 @@ export function isOpenRequest(method: string, pathname: string): boolean {
  */
 export async function authenticate(
   state: MockupState,
-  mode: MockupAuthMode,
+  settings: Pick<MockupServiceSettings, "authMode" | "lockout">,
   request: AuthRequest,
 ): Promise<AuthResult> {
+  const mode = settings.authMode;
   if (mode === "none") return { ok: true, user: undefined };
   const open = isOpenRequest(request.method, request.pathname);
   const user =
     (mode === "basic" ? undefined : userOfToken(state, request.headers["x-auth-token"])) ??
-    userOfBasic(state, request.headers.authorization);
+    userOfBasic(state, settings, request.headers.authorization);
   if (open) return { ok: true, user };
   if (user === undefined) {
     return {
@@ -70,15 +73,30 @@ function userOfToken(state: MockupState, token: string | undefined): string | un
   return token ? state.sessions.get(token)?.userName : undefined;
 }
 
-function userOfBasic(state: MockupState, header: string | undefined): string | undefined {
+function userOfBasic(
+  state: MockupState,
+  settings: Pick<MockupServiceSettings, "lockout">,
+  header: string | undefined,
+): string | undefined {
   const match = /^Basic\s+(\S+)$/i.exec(header?.trim() ?? "");
   if (!match?.[1]) return undefined;
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return undefined;
   const user = decoded.slice(0, colon);
+  return verifyPassword(state, settings, user, decoded.slice(colon + 1)) ? user : undefined;
+}
+
+/** True when `user` exists, is not locked out and `password` is its password (a wrong one counts). */
+export function verifyPassword(
+  state: MockupState,
+  settings: Pick<MockupServiceSettings, "lockout">,
+  user: string,
+  password: string | undefined,
+): boolean {
   const expected = state.accounts.get(user);
-  return expected !== undefined && expected === decoded.slice(colon + 1) ? user : undefined;
+  if (expected === undefined) return false;
+  return admitLogin(state, settings.lockout, user, expected === password);
 }
 
 async function isOwnPasswordChange(state: MockupState, user: string, request: AuthRequest): Promise<boolean> {

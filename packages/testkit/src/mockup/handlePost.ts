@@ -45,7 +45,7 @@ export async function handlePost(core: ServiceCore, request: ServiceRequest): Pr
   if (hooked) return hooked;
 
   if (resourceKey(request.pathname) === resourceKey(SESSIONS_PATH)) {
-    return createSession(state, settings.authMode, request.pathname, body);
+    return createSession(state, settings, request.pathname, body);
   }
   if (!current) return resourceMissing(request.pathname);
   if (!currentBody || !isCollection(currentBody))

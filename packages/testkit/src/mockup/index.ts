@@ -2,6 +2,12 @@
  * The stateful Redfish mockup: a shared, lazily loaded {@link MockupTree}, a per-BMC {@link MockupService} (request
  * semantics over a {@link MockupState}, extensible with behaviors) and the {@link MockupServer} HTTP(S) front.
  */
+
+export {
+  DEFAULT_LOCKOUT_DURATION_MS,
+  type MockupLockoutPolicy,
+  type MockupLockoutRecord,
+} from "./accountLockout.js";
 export type {
   MockupActionContext,
   MockupBehavior,

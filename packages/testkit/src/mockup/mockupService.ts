@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Logger, Semaphore, silentLogger } from "@racksmith/core";
+import { checkLockoutPolicy, type MockupLockoutPolicy } from "./accountLockout.js";
 import { authenticate } from "./auth.js";
 import { BehaviorRegistry, type MockupBehavior } from "./behaviors.js";
 import { type CreatedMember, createMember, ensureCollection } from "./collections.js";
@@ -34,7 +35,9 @@ export interface MockupServiceOptions {
   /** How long update tasks run before they read as Completed (default 200 ms). */
   readonly taskDurationMs?: number;
   readonly behaviors?: readonly MockupBehavior[];
-  /** Clock for task completion (tests may pass a fake one). */
+  /** Lock an account after this many failed logins in a row (off by default). */
+  readonly lockout?: MockupLockoutPolicy;
+  /** Clock for task completion and lockouts (tests may pass a fake one). */
   readonly now?: () => number;
   readonly logger?: Logger;
 }
@@ -70,7 +73,8 @@ export class MockupService {
     if (!(Number.isFinite(taskDurationMs) && taskDurationMs >= 0)) {
       throw new InvalidArgumentError(`taskDurationMs must be a non-negative number, got ${taskDurationMs}`);
     }
-    this.settings = { authMode, pageSize: options.pageSize, taskDurationMs };
+    checkLockoutPolicy(options.lockout);
+    this.settings = { authMode, pageSize: options.pageSize, taskDurationMs, lockout: options.lockout };
     this.state = new MockupState(tree, options.now);
     const credentials = options.credentials ?? DEFAULT_MOCKUP_CREDENTIALS;
     this.state.accounts.set(credentials.username, credentials.password);
@@ -102,7 +106,7 @@ export class MockupService {
     const headers = lowerCaseHeaders(request.headers);
     try {
       const parsed = parseJsonBody(request.body);
-      const auth = await authenticate(this.state, this.settings.authMode, {
+      const auth = await authenticate(this.state, this.settings, {
         method,
         pathname,
         headers,

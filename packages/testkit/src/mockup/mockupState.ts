@@ -1,3 +1,4 @@
+import type { MockupLockoutRecord } from "./accountLockout.js";
 import { deepMerge, type JsonObject, type JsonValue } from "./json.js";
 import { contentEtag, type MockupDocument, type MockupJsonDocument } from "./mockupDocument.js";
 import type { MockupTree } from "./mockupTree.js";
@@ -38,6 +39,12 @@ export class MockupState {
   readonly accounts = new Map<string, string>();
   /** Accounts that must change their password before anything else (`password-change-required` mode). */
   readonly passwordChangeRequired = new Set<string>();
+  /** Failed logins in a row per user (only counted under a lockout policy). */
+  readonly loginFailures = new Map<string, number>();
+  /** Locked accounts and when (clock ms) they unlock. */
+  readonly lockedUntil = new Map<string, number>();
+  /** Every lockout so far, oldest first. */
+  readonly lockouts: MockupLockoutRecord[] = [];
   readonly actions: MockupActionRecord[] = [];
   /** Task monitor key → task path. */
   readonly taskMonitors = new Map<string, string>();

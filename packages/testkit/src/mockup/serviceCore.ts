@@ -1,3 +1,4 @@
+import type { MockupLockoutPolicy } from "./accountLockout.js";
 import type { BehaviorRegistry, MockupRequestInfo } from "./behaviors.js";
 import type { MockupService } from "./mockupService.js";
 import type { MockupState } from "./mockupState.js";
@@ -8,6 +9,7 @@ export interface MockupServiceSettings {
   /** Server-driven paging: collections longer than this are answered a page at a time. */
   readonly pageSize: number | undefined;
   readonly taskDurationMs: number;
+  readonly lockout: MockupLockoutPolicy | undefined;
 }
 
 /** What the per-method handlers work with: one virtual BMC's state, settings and behaviors. */

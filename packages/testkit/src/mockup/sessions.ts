@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { accountPathOf } from "./accounts.js";
+import { verifyPassword } from "./auth.js";
 import { createMember, ensureCollection, withoutMember } from "./collections.js";
 import type { JsonObject } from "./json.js";
 import type { MockupState } from "./mockupState.js";
 import { baseMessage, redfishError } from "./redfishMessages.js";
 import { parentPath, resourceKey } from "./resourcePath.js";
 import { jsonResponse } from "./responses.js";
-import type { MockupAuthMode, MockupResponse } from "./types.js";
+import type { MockupServiceSettings } from "./serviceCore.js";
+import type { MockupResponse } from "./types.js";
 
 /**
  * POST to the Sessions collection: checks the credentials (unless auth is off), creates the Session member and
@@ -15,13 +17,14 @@ import type { MockupAuthMode, MockupResponse } from "./types.js";
  */
 export async function createSession(
   state: MockupState,
-  mode: MockupAuthMode,
+  settings: Pick<MockupServiceSettings, "authMode" | "lockout">,
   sessionsPath: string,
   body: JsonObject,
 ): Promise<MockupResponse> {
+  const mode = settings.authMode;
   const userName = typeof body.UserName === "string" ? body.UserName : undefined;
   const password = typeof body.Password === "string" ? body.Password : undefined;
-  if (mode !== "none" && (userName === undefined || state.accounts.get(userName) !== password)) {
+  if (mode !== "none" && (userName === undefined || !verifyPassword(state, settings, userName, password))) {
     return redfishError(401, "NoValidSession");
   }
   const collection = await ensureCollection(state, sessionsPath, "#SessionCollection.SessionCollection");

@@ -1,19 +1,8 @@
-import type { ExpectedMachineInput } from "../contracts.js";
+import { EXPECTED_MACHINE_FIELDS, type ExpectedMachineInput } from "../contracts.js";
 import { ExpectedMachinesFileError } from "../errors.js";
 
 /** The CSV columns, in the documented order; a file may use any order and leave optional ones out. */
-export const EXPECTED_MACHINE_CSV_COLUMNS = [
-  "bmcMac",
-  "bmcAddress",
-  "factoryUsername",
-  "factoryPassword",
-  "chassisSerial",
-  "fallbackDpuSerials",
-  "dpuMode",
-  "driver",
-  "labels",
-  "skuId",
-] as const satisfies ReadonlyArray<keyof ExpectedMachineInput>;
+export const EXPECTED_MACHINE_CSV_COLUMNS = EXPECTED_MACHINE_FIELDS;
 
 type Column = (typeof EXPECTED_MACHINE_CSV_COLUMNS)[number];
 const REQUIRED_COLUMNS: readonly Column[] = ["bmcMac", "chassisSerial"];

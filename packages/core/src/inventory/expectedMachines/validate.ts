@@ -1,5 +1,5 @@
 import { normalizeMac } from "../../standard/index.js";
-import type { DpuMode, ExpectedMachineInput } from "../contracts.js";
+import { type DpuMode, EXPECTED_MACHINE_FIELDS, type ExpectedMachineInput } from "../contracts.js";
 import type { FieldProblem } from "../errors.js";
 import { parseBmcAddress } from "./bmcAddress.js";
 
@@ -25,18 +25,7 @@ export type ExpectedMachineValidation =
   | { ok: false; bmcMac: string | undefined; problems: FieldProblem[] };
 
 export const DPU_MODES: readonly DpuMode[] = ["dpu", "nic", "no-dpu"];
-const FIELDS = new Set<string>([
-  "bmcMac",
-  "bmcAddress",
-  "factoryUsername",
-  "factoryPassword",
-  "chassisSerial",
-  "fallbackDpuSerials",
-  "dpuMode",
-  "driver",
-  "labels",
-  "skuId",
-] satisfies Array<keyof ExpectedMachineInput>);
+const FIELDS = new Set<string>(EXPECTED_MACHINE_FIELDS);
 const MAX_TEXT = 256;
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 const DRIVER_NAME = /^[A-Za-z0-9@][A-Za-z0-9@._/-]*$/;

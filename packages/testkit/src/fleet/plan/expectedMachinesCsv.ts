@@ -1,18 +1,4 @@
-import type { ExpectedMachineInput } from "@racksmith/core/server";
-
-/** The expected-machines CSV columns, in the order `racksmith expected-machine import` reads them. */
-export const EXPECTED_MACHINES_CSV_HEADER = [
-  "bmcMac",
-  "bmcAddress",
-  "factoryUsername",
-  "factoryPassword",
-  "chassisSerial",
-  "fallbackDpuSerials",
-  "dpuMode",
-  "driver",
-  "labels",
-  "skuId",
-] as const;
+import { EXPECTED_MACHINE_CSV_COLUMNS, type ExpectedMachineInput } from "@racksmith/core/server";
 
 /**
  * Expected machines as CSV: lists `;`-separated, labels `k=v;k=v`, fields quoted when they hold a comma, a
@@ -20,26 +6,21 @@ export const EXPECTED_MACHINES_CSV_HEADER = [
  */
 export function expectedMachinesCsv(machines: readonly ExpectedMachineInput[]): string {
   const rows = machines.map((machine) =>
-    [
-      machine.bmcMac,
-      machine.bmcAddress,
-      machine.factoryUsername,
-      machine.factoryPassword,
-      machine.chassisSerial,
-      machine.fallbackDpuSerials?.join(";"),
-      machine.dpuMode,
-      machine.driver,
-      machine.labels
-        ? Object.entries(machine.labels)
-            .map(([key, value]) => `${key}=${value}`)
-            .join(";")
-        : undefined,
-      machine.skuId,
-    ]
-      .map(csvField)
-      .join(","),
+    EXPECTED_MACHINE_CSV_COLUMNS.map((column) => csvField(cellText(machine[column]))).join(","),
   );
-  return `${[EXPECTED_MACHINES_CSV_HEADER.join(","), ...rows].join("\n")}\n`;
+  return `${[EXPECTED_MACHINE_CSV_COLUMNS.join(","), ...rows].join("\n")}\n`;
+}
+
+/** A list as `a;b`, labels as `k=v;k=v`, anything else as written. */
+function cellText(value: ExpectedMachineInput[keyof ExpectedMachineInput]): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) return value.join(";");
+  if (typeof value === "object") {
+    return Object.entries(value)
+      .map(([key, label]) => `${key}=${label}`)
+      .join(";");
+  }
+  return String(value);
 }
 
 function csvField(value: string | undefined): string {

@@ -15,6 +15,18 @@ export const DEFAULT_HOST_MODELS: readonly HostModel[] = [
   { vendor: "supermicro", model: "sys-821ge-tnhr", dpuModel: "bluefield-3" },
 ];
 
+/** Every host model the vendor driver packages ship a mockup of, with the DPU generation of its card. */
+export const ALL_HOST_MODELS: readonly HostModel[] = [
+  { vendor: "dell", model: "poweredge-r750", dpuModel: "bluefield-2" },
+  { vendor: "dell", model: "poweredge-xe9680", dpuModel: "bluefield-3" },
+  { vendor: "hpe", model: "proliant-dl380-gen11", dpuModel: "bluefield-3" },
+  { vendor: "hpe", model: "proliant-dl385-gen10-plus-v2", dpuModel: "bluefield-3" },
+  { vendor: "lenovo", model: "thinksystem-sr670-v2", dpuModel: "bluefield-2" },
+  { vendor: "lenovo", model: "thinksystem-sr675-v3", dpuModel: "bluefield-3" },
+  { vendor: "supermicro", model: "sys-121h-tnr", dpuModel: "bluefield-3" },
+  { vendor: "supermicro", model: "sys-821ge-tnhr", dpuModel: "bluefield-3" },
+];
+
 export interface GenerateScenarioOptions extends Omit<FleetScenario, "hosts"> {
   /** How many hosts, spread evenly over `models`. */
   hosts: number;

@@ -2,6 +2,7 @@
  * Scenarios: what a fleet holds (hosts per model, DPUs, credentials, anomalies), from a file or from code.
  */
 export {
+  ALL_HOST_MODELS,
   DEFAULT_HOST_MODELS,
   type GenerateScenarioOptions,
   generateScenario,

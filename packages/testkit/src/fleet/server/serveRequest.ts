@@ -49,6 +49,8 @@ async function serve(
       return;
     }
     const fault = bmc.takeFault(method, path);
+    // A request that arrived is carried out even if the client gives up during the delay, as a BMC would.
+    const body = fault?.outcome ? undefined : await readBody(request);
     if (fault && !(await waitOut(fault, context.shutdown))) {
       request.socket.destroy();
       return;
@@ -59,12 +61,7 @@ async function serve(
     }
     const answer = fault?.outcome
       ? faultAnswer(fault, method, path)
-      : await bmc.handle({
-          method,
-          path,
-          headers: request.headers,
-          body: await readBody(request),
-        });
+      : await bmc.handle({ method, path, headers: request.headers, body });
     send(response, answer, method);
   } catch (error) {
     context.logger.error({ method, path, err: (error as Error).message }, "fleet request failed");

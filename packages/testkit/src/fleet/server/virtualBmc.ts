@@ -15,7 +15,7 @@ import type { FleetAnomaly, VirtualBmcKind, VirtualBmcPlan } from "../plan/index
 /** Settings every virtual BMC's {@link MockupService} is made with. */
 export type VirtualBmcServiceOptions = Pick<
   MockupServiceOptions,
-  "pageSize" | "taskDurationMs" | "now" | "logger"
+  "pageSize" | "taskDurationMs" | "lockout" | "now" | "logger"
 >;
 
 interface Instance {
