@@ -105,4 +105,67 @@ describe("racksmith mockup record", () => {
       await source.stop();
     }
   });
+
+  it("honours the shared --auth and --ca-file flags as racksmith redfish does", async () => {
+    const source = await MockupServer.start({ root: EXAMPLE_MOCKUP, auth: "session", tls: true });
+    const dir = mkdtempSync(join(tmpdir(), "racksmith-record-"));
+    writeFileSync(join(dir, "bmc-ca.pem"), source.certificate ?? "");
+    try {
+      const bmc = ["--address", source.url, "--username", "root", "--password", "racksmith"];
+      const record = ["mockup", "record", ...bmc, "--json"];
+      const session = await cli([...record, "--insecure", "--auth", "session", "--out", "session"], dir);
+      expect(session.code, session.stderr).toBe(0);
+      expect(JSON.parse(session.stdout).resources).toBeGreaterThan(10);
+      // One login, one logout: the recording went through a session, not Basic.
+      expect(source.stats.byMethod.POST).toBe(1);
+      expect(source.stats.byMethod.DELETE).toBe(1);
+      expect(source.service.state.sessions.size).toBe(0);
+
+      source.resetStats();
+      const trusted = await cli([...record, "--ca-file", "bmc-ca.pem", "--out", "trusted"], dir);
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(source.stats.byMethod.POST).toBeUndefined();
+      expect(existsSync(join(dir, "trusted", "redfish", "v1", "Systems", "1", "index.json"))).toBe(true);
+
+      const unknown = await cli([...record, "--insecure", "--auth", "digest", "--out", "digest"], dir);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/--auth must be basic, session or none/);
+      expect(existsSync(join(dir, "digest"))).toBe(false);
+    } finally {
+      await source.stop();
+    }
+  });
+
+  it("honours --timeout, and --overwrite records into a folder that is not empty", async () => {
+    const source = await MockupServer.start({
+      root: EXAMPLE_MOCKUP,
+      faults: [{ path: "/redfish/v1/Systems/1/Bios", latencyMs: 5_000 }],
+    });
+    const out = join(mkdtempSync(join(tmpdir(), "racksmith-record-")), "bmc");
+    try {
+      const record = ["mockup", "record", "--address", source.url, "--out", out, "--json"];
+      const started = performance.now();
+      const run = await cli([...record, "--timeout", "0.3"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(performance.now() - started).toBeLessThan(4_000);
+      const result = JSON.parse(run.stdout) as { errors: { path: string; message: string }[] };
+      expect(result.errors).toContainEqual({
+        path: "/redfish/v1/Systems/1/Bios",
+        message: expect.stringMatching(/timed out after 300 ms/),
+      });
+
+      const again = await cli([...record, "--timeout", "0.3"]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/is not empty/);
+      source.clearFaults();
+      const overwritten = await cli([...record, "--overwrite"]);
+      expect(overwritten.code, overwritten.stderr).toBe(0);
+      expect(JSON.parse(overwritten.stdout).errors).not.toContainEqual(
+        expect.objectContaining({ path: "/redfish/v1/Systems/1/Bios" }),
+      );
+      expect(existsSync(join(out, "redfish", "v1", "Systems", "1", "Bios", "index.json"))).toBe(true);
+    } finally {
+      await source.stop();
+    }
+  });
 });

@@ -88,6 +88,19 @@ describe("BlueField-3: what pairing needs", () => {
     expect(report.diagnostics.filter((d) => !d.field && d.severity !== "info")).toEqual([]);
   });
 
+  it("marks what the BMC failed to answer as unread, and only that", async () => {
+    bmc.server.addFault({ path: "/redfish/v1/Chassis/Card1", method: "GET", status: 503, count: 10 });
+    try {
+      const report = await bmc.driver.explore();
+      expect(report.diagnostics.filter((d) => d.unread).map((d) => d.path)).toEqual([
+        "/redfish/v1/Chassis/Card1",
+      ]);
+      expect(report.chassis.map((chassis) => chassis.id)).not.toContain("Card1");
+    } finally {
+      bmc.server.clearFaults();
+    }
+  });
+
   it("reports the card serial for the system when the two differ, with a warning", async () => {
     await bmc.server.service.merge(S, { SerialNumber: "MT0000X00000" });
     try {

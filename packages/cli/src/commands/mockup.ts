@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { printOutput } from "../output/print.js";
-import { type BmcFlags, credentialsFrom } from "./redfish/connect.js";
+import { type BmcFlags, createClient } from "./redfish/connect.js";
 import { addBmcFlags } from "./redfish/index.js";
 
 const DEFAULT_PASSWORD = "racksmith";
@@ -75,25 +75,29 @@ export function registerMockupCommand(program: Command, io: CliIo): void {
     .option("--max-depth <n>", "link depth to follow", "12")
     .option("--max-members <n>", "members crawled per collection", "200")
     .option("--max-log-entries <n>", "log entries recorded per log", "20")
+    .option("--overwrite", "record into a folder that is not empty, replacing its files")
     .option("--json", "print the summary as JSON")
     .action(async (flags: BmcFlags & Record<string, string | boolean | undefined>) => {
       if (!flags.address) throw new UsageError("--address is required");
-      const credentials = credentialsFrom(io, flags);
       const out = resolve(io.cwd, String(flags.out));
-      let seen = 0;
-      const result = await recordMockup({
-        address: flags.address,
-        ...(credentials ? { credentials } : {}),
-        insecure: Boolean(flags.insecure),
-        out,
+      const limits = {
         maxDepth: positiveInteger(flags.maxDepth as string | undefined, "--max-depth", 12),
         maxMembers: positiveInteger(flags.maxMembers as string | undefined, "--max-members", 200),
         maxLogEntries: positiveInteger(flags.maxLogEntries as string | undefined, "--max-log-entries", 20),
+      };
+      // The same client as `racksmith redfish`: --auth, --insecure, --ca-file and --timeout mean the same here.
+      const client = createClient(io, flags);
+      let seen = 0;
+      const result = await recordMockup({
+        client,
+        out,
+        overwrite: Boolean(flags.overwrite),
+        ...limits,
         onProgress: () => {
           seen++;
           if (io.stderr.isTTY && seen % 25 === 0) io.stderr.write(`\rrecorded ${seen} resources…`);
         },
-      });
+      }).finally(() => client.close());
       if (io.stderr.isTTY && seen >= 25) io.stderr.write("\n");
       printOutput(
         io,

@@ -8,4 +8,4 @@ export {
   unary,
 } from "./grpc/createGrpcServer.js";
 export { loadRacksmithProto, PROTO_LOADER_OPTIONS, PROTO_ROOT } from "./grpc/loadProto.js";
-export { createRestServer, type RestRoutes } from "./rest/createRestServer.js";
+export { createRestServer, type RestRoutes, type RestServerOptions } from "./rest/createRestServer.js";

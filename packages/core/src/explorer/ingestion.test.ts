@@ -16,11 +16,14 @@ const DPU: PairedDpu = {
 const PAIRED: PairingResult = { status: "paired", dpus: [DPU], nicModeSerials: [] };
 
 function input(
-  overrides: Partial<IngestionInput> & { power?: PowerState; serial?: string } = {},
+  overrides: Partial<IngestionInput> & { power?: PowerState; serial?: string; unread?: string[] } = {},
 ): IngestionInput {
-  const { power, serial, ...rest } = overrides;
+  const { power, serial, unread = [], ...rest } = overrides;
+  const report = hostReport({ serial: serial ?? "SER-1 ", chassisSerial: "CHS-1", power: power ?? "On" });
+  for (const path of unread)
+    report.diagnostics.push({ severity: "warning", path, message: "timed out", unread: true });
   return {
-    report: hostReport({ serial: serial ?? "SER-1 ", chassisSerial: "CHS-1", power: power ?? "On" }),
+    report,
     expected: { chassisSerial: "SER-1" },
     ingested: false,
     pairing: PAIRED,
@@ -102,6 +105,39 @@ const CASES: Array<[string, IngestionInput, Partial<IngestionDecision>]> = [
     "rejects a DPU another managed host already owns",
     input({ attachedDpuSerials: new Set(["MT1"]) }),
     { action: "reject", code: "dpu_attached_elsewhere" },
+  ],
+  [
+    "waits instead of rejecting a serial mismatch when parts of the report could not be read",
+    input({
+      expected: { chassisSerial: "OTHER" },
+      unread: ["/redfish/v1/Chassis/1", "/redfish/v1/Chassis/2"],
+    }),
+    {
+      action: "wait",
+      status: "waiting",
+      code: "report_incomplete",
+      reason: expect.stringMatching(
+        /serial_number_mismatch.*\/redfish\/v1\/Chassis\/1, \/redfish\/v1\/Chassis\/2$/,
+      ),
+    },
+  ],
+  [
+    "waits instead of rejecting a pairing drawn from an incomplete report",
+    input({
+      pairing: { status: "rejected", code: "no_dpu_found", reason: "no BlueField" },
+      unread: ["/a", "/b", "/c", "/d", "/e"],
+    }),
+    { action: "wait", code: "report_incomplete", reason: expect.stringContaining("/a, /b, /c, and 2 more") },
+  ],
+  [
+    "still rejects a DPU another managed host owns, whatever the report lacks",
+    input({ attachedDpuSerials: new Set(["MT1"]), unread: ["/a"] }),
+    { action: "reject", code: "dpu_attached_elsewhere" },
+  ],
+  [
+    "ingests a host whose report lacks parts it does not need",
+    input({ unread: ["/redfish/v1/UpdateService"] }),
+    { action: "ingest" },
   ],
   [
     "ingests a bare host (no DPU expected)",

@@ -2,7 +2,7 @@ import type { ExplorationReport } from "../drivers/index.js";
 import type { ExpectedMachine } from "../inventory/contracts.js";
 import { type EndpointFinding, serialNumberMismatch } from "./findings.js";
 import type { PairedDpu, PairingResult } from "./pairing.js";
-import { reportSerials } from "./reportFacts.js";
+import { reportSerials, unreadPaths } from "./reportFacts.js";
 
 /** Where a host BMC stands on its way to becoming a managed host (shown by `managed-hosts`). */
 export type IngestionStatus = "ingested" | "waiting" | "rejected" | "unexpected";
@@ -41,6 +41,21 @@ export type IngestionDecision =
  * it once per `retryAfterMs`), and be completely paired with DPUs nobody else owns.
  */
 export function decideIngestion(input: IngestionInput): IngestionDecision {
+  const decision = decideOnReport(input);
+  if (decision.action !== "reject" || decision.code === "dpu_attached_elsewhere") return decision;
+  // A rejection drawn from a report with holes may be a network blip, not the machine: wait for a whole one.
+  const unread = unreadPaths(input.report);
+  if (unread.length === 0) return decision;
+  const shown = unread.slice(0, 3).join(", ") + (unread.length > 3 ? `, and ${unread.length - 3} more` : "");
+  return {
+    action: "wait",
+    status: "waiting",
+    code: "report_incomplete",
+    reason: `not rejected yet (${decision.code}: ${decision.reason}): the BMC did not answer for ${shown}`,
+  };
+}
+
+function decideOnReport(input: IngestionInput): IngestionDecision {
   if (input.ingested) return { action: "none", status: "ingested", reason: null };
   if (!input.expected) {
     return { action: "none", status: "unexpected", reason: "the BMC MAC is not listed in expected machines" };

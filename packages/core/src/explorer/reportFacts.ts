@@ -29,6 +29,11 @@ export function reportSerials(report: ExplorationReport): string[] {
     .filter((serial): serial is string => !!serial);
 }
 
+/** Paths the BMC failed to answer while the report was made: the report may lack what they hold. */
+export function unreadPaths(report: ExplorationReport): string[] {
+  return [...new Set(report.diagnostics.filter((d) => d.unread).map((d) => d.path))];
+}
+
 /** The DPU's host-facing (pf0) MAC, normalised; undefined when its BMC does not tell it. */
 export function dpuHostFacingMac(report: ExplorationReport): string | undefined {
   return normalizeMac(report.systems[0]?.baseMac);

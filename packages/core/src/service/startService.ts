@@ -129,6 +129,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const rest = await createRestServer(
       context,
       runtimes.flatMap((runtime) => (runtime.rest ? [runtime.rest] : [])),
+      // Requests in flight get the grace the engine gives its handlers: one knob bounds how long stop() waits.
+      { closeGraceMs: config.engine.shutdownGraceMs },
     );
     cleanups.push(() => rest.close());
     await rest.listen({ host: http.host, port: http.port });

@@ -99,7 +99,7 @@ class ResourceReader {
     try {
       return await read();
     } catch (error) {
-      this.diagnostics.push({ severity: "warning", path, message: messageOf(error) });
+      this.diagnostics.push({ severity: "warning", path, message: messageOf(error), unread: true });
       return undefined;
     }
   }
@@ -110,7 +110,7 @@ class ResourceReader {
       return await read();
     } catch (error) {
       if (!isNotSupported(error)) {
-        this.diagnostics.push({ severity: "warning", path, message: messageOf(error) });
+        this.diagnostics.push({ severity: "warning", path, message: messageOf(error), unread: true });
       }
       return undefined;
     }

@@ -55,6 +55,51 @@ describe("account lockout", () => {
     expect(service.state.loginFailures.size).toBe(0);
   });
 
+  it("ignores Basic credentials on open requests: they are answered and never count, logins still do", async () => {
+    const { service, session } = lockingBmc(2);
+    const openPaths = [
+      "/redfish",
+      "/redfish/v1",
+      "/redfish/v1/",
+      "/redfish/v1/$metadata",
+      "/redfish/v1/odata",
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const path of openPaths) {
+        for (const method of ["GET", "HEAD"]) {
+          const answer = await service.handle({ method, path, headers: basicAuth("root", "wrong") });
+          expect(answer.status, `${method} ${path}`).toBe(200);
+        }
+      }
+    }
+    expect(service.state.loginFailures.size).toBe(0);
+    expect(service.state.lockouts).toEqual([]);
+    expect((await session("racksmith")).status).toBe(201);
+
+    // A wrong Basic header on the login itself is not a failed login either; its body is.
+    const login = (password: string) =>
+      service.handle({
+        method: "POST",
+        path: SESSIONS,
+        headers: basicAuth("root", "wrong"),
+        body: { UserName: "root", Password: password },
+      });
+    expect((await login("racksmith")).status).toBe(201);
+    expect(service.state.loginFailures.size).toBe(0);
+    expect((await login("wrong")).status).toBe(401);
+    expect(service.state.lockouts).toEqual([]);
+    expect((await session("wrong")).status).toBe(401);
+    expect(service.state.lockouts).toEqual([{ user: "root", at: new Date(1_000_000) }]);
+    // Locked: the service root still answers, and logins are refused.
+    const root = await service.handle({
+      method: "GET",
+      path: "/redfish/v1",
+      headers: basicAuth("root", "x"),
+    });
+    expect(root.status).toBe(200);
+    expect((await session("racksmith")).status).toBe(401);
+  });
+
   it("never counts unknown users, and is off without a policy", async () => {
     const { service } = lockingBmc(1);
     const stranger = await service.handle({

@@ -28,6 +28,16 @@ export function checkLockoutPolicy(policy: MockupLockoutPolicy | undefined): voi
   }
 }
 
+/** True while `user` is locked out; unlike {@link admitLogin} it changes nothing. */
+export function isLockedOut(
+  state: MockupState,
+  policy: MockupLockoutPolicy | undefined,
+  user: string,
+): boolean {
+  const lockedUntil = policy ? state.lockedUntil.get(user) : undefined;
+  return lockedUntil !== undefined && state.now() < lockedUntil;
+}
+
 /**
  * Applies the policy to one login of an existing user: true when it is let in. A locked account is refused
  * even with the right password (and the refusal does not extend the lock); a success clears the count.

@@ -1,4 +1,4 @@
-import { admitLogin } from "./accountLockout.js";
+import { admitLogin, isLockedOut } from "./accountLockout.js";
 import { accountPathOf, isManagerAccount } from "./accounts.js";
 import { isJsonObject } from "./json.js";
 import type { MockupState } from "./mockupState.js";
@@ -48,9 +48,12 @@ export async function authenticate(
   const mode = settings.authMode;
   if (mode === "none") return { ok: true, user: undefined };
   const open = isOpenRequest(request.method, request.pathname);
+  // Open requests are answered whatever credentials they carry, so (as on real BMCs) a wrong Basic password
+  // on them is not a failed login: it never counts toward lockout. A login (POST to Sessions) counts when its
+  // body is checked.
   const user =
     (mode === "basic" ? undefined : userOfToken(state, request.headers["x-auth-token"])) ??
-    userOfBasic(state, settings, request.headers.authorization);
+    userOfBasic(state, settings, request.headers.authorization, !open);
   if (open) return { ok: true, user };
   if (user === undefined) {
     return {
@@ -73,10 +76,12 @@ function userOfToken(state: MockupState, token: string | undefined): string | un
   return token ? state.sessions.get(token)?.userName : undefined;
 }
 
+/** The user of valid Basic credentials; `counted` applies the lockout policy (a wrong password counts). */
 function userOfBasic(
   state: MockupState,
   settings: Pick<MockupServiceSettings, "lockout">,
   header: string | undefined,
+  counted: boolean,
 ): string | undefined {
   const match = /^Basic\s+(\S+)$/i.exec(header?.trim() ?? "");
   if (!match?.[1]) return undefined;
@@ -84,7 +89,11 @@ function userOfBasic(
   const colon = decoded.indexOf(":");
   if (colon < 0) return undefined;
   const user = decoded.slice(0, colon);
-  return verifyPassword(state, settings, user, decoded.slice(colon + 1)) ? user : undefined;
+  const password = decoded.slice(colon + 1);
+  const valid = counted
+    ? verifyPassword(state, settings, user, password)
+    : state.accounts.get(user) === password && !isLockedOut(state, settings.lockout, user);
+  return valid ? user : undefined;
 }
 
 /** True when `user` exists, is not locked out and `password` is its password (a wrong one counts). */

@@ -176,6 +176,31 @@ describe("recording the tiny mockup", () => {
     }
   });
 
+  it("records through a caller's client with its settings, and leaves it open", async () => {
+    const client = new RedfishClient({
+      address: server.url,
+      credentials: CREDENTIALS,
+      auth: "session",
+      requestTimeoutMs: 300,
+      retry: { retries: 0 },
+    });
+    server.addFault({ path: "/redfish/v1/Systems/1/Memory", latencyMs: 3_000 });
+    try {
+      const result = await recordMockup({ client, out: join(scratch, "own-client") });
+      const slow = result.errors.find((e) => e.path === "/redfish/v1/Systems/1/Memory");
+      expect(slow?.message).toMatch(/timed out after 300 ms/);
+      expect((await client.get("/redfish/v1/Systems/1")).Id).toBe("1");
+      await assertNoCredentials(join(scratch, "own-client"));
+    } finally {
+      server.clearFaults();
+      await client.close();
+    }
+    await expect(
+      recordMockup({ client, address: server.url, insecure: true, out: join(scratch, "clash") }),
+    ).rejects.toThrow(/either a client or address, insecure/);
+    await expect(recordMockup({ out: join(scratch, "nowhere") })).rejects.toThrow(/an address or a client/);
+  });
+
   it("refuses a non-empty output folder and an unreadable service root", async () => {
     await expect(
       recordMockup({ address: server.url, credentials: CREDENTIALS, out: join(scratch, "tiny") }),

@@ -17,13 +17,19 @@ import { recorderReadme } from "./recorderReadme.js";
 import { RecordingWriter } from "./recordingWriter.js";
 
 export interface RecordMockupOptions {
-  /** The BMC: `https://10.0.0.5`, `10.0.0.5:8443` or `http://127.0.0.1:8000`. */
-  readonly address: string;
+  /** The BMC: `https://10.0.0.5`, `10.0.0.5:8443` or `http://127.0.0.1:8000`. Required unless `client`. */
+  readonly address?: string;
   readonly credentials?: RedfishCredentials;
   /** Default: basic when credentials are given. */
   readonly auth?: RedfishAuthMode;
   /** Accept the BMC's self-signed certificate. */
   readonly insecure?: boolean;
+  /**
+   * Record through this client instead of one built from `address`, `credentials`, `auth` and `insecure`
+   * (which must then be left out): its TLS, timeout, auth and retry settings apply. The caller owns it: the
+   * recorder does not close it.
+   */
+  readonly client?: RedfishClient;
   /** Output folder; must be empty unless `overwrite`. */
   readonly out: string;
   readonly overwrite?: boolean;
@@ -88,15 +94,18 @@ export async function recordMockup(options: RecordMockupOptions): Promise<Record
     maxLogEntries: count("maxLogEntries", options.maxLogEntries ?? DEFAULTS.maxLogEntries, 0),
   };
   count("concurrency", options.concurrency ?? DEFAULTS.concurrency, 1);
+  checkTarget(options);
   const writer = new RecordingWriter(options.out);
   await writer.prepare(options.overwrite ?? false);
-  const client = new RedfishClient({
-    address: options.address,
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-    ...(options.auth ? { auth: options.auth } : {}),
-    tls: { insecure: options.insecure ?? false },
-    logger: options.logger ?? silentLogger,
-  });
+  const client =
+    options.client ??
+    new RedfishClient({
+      address: options.address as string,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(options.auth ? { auth: options.auth } : {}),
+      tls: { insecure: options.insecure ?? false },
+      logger: options.logger ?? silentLogger,
+    });
   try {
     let root: RedfishObject;
     try {
@@ -112,7 +121,7 @@ export async function recordMockup(options: RecordMockupOptions): Promise<Record
     if (crawl.refused)
       throw new RecorderAuthenticationError(client.displayAddress, writer.out, crawl.refused);
     await writer.writeVersions(await redfishVersions(client));
-    await recordMetadata(client, writer, options.insecure ?? false, crawl.errors);
+    await recordMetadata(client, writer, crawl.errors);
     const elapsedMs = Math.round(performance.now() - started);
     await writer.writeFile(
       "README",
@@ -127,7 +136,23 @@ export async function recordMockup(options: RecordMockupOptions): Promise<Record
     );
     return { resources: crawl.recorded, errors: crawl.errors, out: writer.out, elapsedMs };
   } finally {
-    await client.close();
+    if (!options.client) await client.close();
+  }
+}
+
+/** Either an address (with its connection options) or a ready client, not both. */
+function checkTarget(options: RecordMockupOptions): void {
+  if (!options.client) {
+    if (!options.address) throw new InvalidArgumentError("recordMockup needs an address or a client");
+    return;
+  }
+  const clashing = (["address", "credentials", "auth", "insecure"] as const).filter(
+    (name) => options[name] !== undefined,
+  );
+  if (clashing.length > 0) {
+    throw new InvalidArgumentError(
+      `recordMockup takes either a client or ${clashing.join(", ")} (the client already has them), not both`,
+    );
   }
 }
 
@@ -245,12 +270,11 @@ async function redfishVersions(client: RedfishClient): Promise<RedfishObject> {
 async function recordMetadata(
   client: RedfishClient,
   writer: RecordingWriter,
-  insecure: boolean,
   errors: RecordedError[],
 ): Promise<void> {
   const path = `${SERVICE_ROOT}/$metadata`;
   try {
-    await writer.writeMetadata(await readMetadataDocument(client, insecure));
+    await writer.writeMetadata(await readMetadataDocument(client));
   } catch (error) {
     errors.push({ path, message: (error as Error).message ?? String(error) });
   }

@@ -30,6 +30,8 @@ export interface GrpcServiceModule {
   protoFile: string;
   serviceName: string;
   handlers: UntypedServiceImplementation;
+  /** The largest request message it accepts, when more than grpc-js's default 4 MiB. */
+  maxReceiveMessageBytes?: number;
 }
 
 /** Wraps a promise-returning handler: failures become gRPC statuses through the one error mapping. */
@@ -59,7 +61,9 @@ function requireObject(context: ApiContext, objectType: string, objectId: string
 /** The gRPC API: the Racksmith service, server reflection and the standard grpc.health.v1 service. */
 export function createGrpcServer(context: ApiContext, modules: readonly GrpcServiceModule[] = []): GrpcApi {
   const proto = loadRacksmithProto(modules.map((module) => module.protoFile));
-  const server = new Server();
+  // grpc-js limits received messages per server, not per method: the largest a module asks for applies.
+  const maxReceive = Math.max(0, ...modules.map((module) => module.maxReceiveMessageBytes ?? 0));
+  const server = new Server(maxReceive > 0 ? { "grpc.max_receive_message_length": maxReceive } : {});
   const handlers: RacksmithHandlers = {
     Version: unary(context, async () => toVersionMessage(context.version())),
     GetObjectState: unary(context, async (request) => {

@@ -107,3 +107,45 @@ describe("REST API", () => {
     expect(document.components.schemas.ObjectState.required).toContain("stateLabel");
   });
 });
+
+describe("REST API request errors", () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await createRestServer(fakeApiContext(), [
+      (routes) => routes.post("/echo", async (request) => ({ echoed: request.body })),
+    ]);
+  });
+  afterAll(() => app.close());
+
+  it.each([
+    ["malformed JSON", "{not json", "application/json", 400],
+    ["an unsupported content type", "<a/>", "application/xml", 415],
+  ])("answers %s with fastify's status in the error format", async (_, payload, type, statusCode) => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/echo",
+      payload,
+      headers: { "content-type": type },
+    });
+    expect(response.statusCode).toBe(statusCode);
+    expect(response.json().error).toMatchObject({ code: "invalid_request", status: "INVALID_ARGUMENT" });
+  });
+
+  it("answers a body over the route's limit (default 1 MiB) with 413 request_too_large", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/echo",
+      payload: JSON.stringify({ a: "x".repeat(1024 * 1024) }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({
+      error: {
+        code: "request_too_large",
+        status: "RESOURCE_EXHAUSTED",
+        message: "request body is larger than 1048576 bytes, the limit of POST /echo",
+        details: { limitBytes: 1048576 },
+      },
+    });
+  });
+});

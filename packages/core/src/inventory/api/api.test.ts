@@ -1,7 +1,14 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { credentials as grpcCredentials, type Metadata, type ServiceError, status } from "@grpc/grpc-js";
+import {
+  credentials as grpcCredentials,
+  type Metadata,
+  type MethodDefinition,
+  type ServiceError,
+  status,
+} from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProtoGrpcType } from "../../api/grpc/generated/inventory.js";
 import type { DhcpLease__Output } from "../../api/grpc/generated/racksmith/v1/DhcpLease.js";
@@ -28,6 +35,13 @@ type Failure = {
   error: { code: string; status: string; details: { field?: string; results: ExpectedMachineRowResult[] } };
 };
 const mac = (n: number) => `AA:BB:CC:DD:EE:${n.toString(16).padStart(2, "0").toUpperCase()}`;
+/** Machine `i` of a large site: ~134 bytes as JSON, ~66 as protobuf. */
+const siteMachine = (i: number) => ({
+  bmcMac: `0A:00:00:${[i >> 16, (i >> 8) & 0xff, i & 0xff].map((b) => b.toString(16).padStart(2, "0")).join(":")}`,
+  chassisSerial: `SN-${String(i).padStart(6, "0")}`,
+  factoryUsername: "root",
+  labels: { rack: `r${Math.floor(i / 40)}`, site: "east" },
+});
 
 type Callback<T> = (error: ServiceError | null, value?: T) => void;
 function call<T>(invoke: (callback: Callback<T>) => void): Promise<T> {
@@ -277,6 +291,60 @@ describe("inventory REST and gRPC APIs (startService, in-memory database)", () =
     });
   });
 
+  describe("REST request size", () => {
+    /** Sends only the headers of a POST declaring `contentLength` bytes: the limit is checked before the body. */
+    async function declaring(
+      path: string,
+      contentLength: number,
+    ): Promise<{ status: number; json: Failure }> {
+      const socket = connect(service.http.port, "127.0.0.1");
+      let text = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => {
+        text += chunk;
+      });
+      const closed = new Promise((resolve) => socket.once("close", resolve));
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: racksmith\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`,
+      );
+      await closed;
+      const [head = "", body = ""] = text.split("\r\n\r\n");
+      return { status: Number(head.split(" ")[1]), json: JSON.parse(body) as Failure };
+    }
+
+    it("replaces all with a batch over 1 MiB (10,000 machines) in one request", async () => {
+      const machines = Array.from({ length: 10_000 }, (_, i) => siteMachine(i));
+      const body = { machines, mode: "replace-all" };
+      expect(JSON.stringify(body).length).toBeGreaterThan(1024 * 1024);
+      const replaced = await rest<ApplyExpectedMachinesResult>(
+        "POST",
+        "/api/v1/expected-machines/batch",
+        body,
+      );
+      expect(replaced.status).toBe(200);
+      expect(replaced.json).toMatchObject({ applied: 10_000 });
+      expect((await rest<Machines>("GET", "/api/v1/expected-machines")).json.machines).toHaveLength(10_000);
+      await rest("POST", "/api/v1/expected-machines/batch", { machines: [], mode: "replace-all" });
+    });
+
+    it("answers 413 request_too_large in the error format over the route's limit (64 MiB batch, 1 MiB else)", async () => {
+      const batch = await declaring("/api/v1/expected-machines/batch", 64 * 1024 * 1024 + 1);
+      expect(batch.status).toBe(413);
+      expect(batch.json.error).toEqual({
+        code: "request_too_large",
+        status: "RESOURCE_EXHAUSTED",
+        message:
+          "request body is larger than 67108864 bytes, the limit of POST /api/v1/expected-machines/batch",
+        details: { limitBytes: 64 * 1024 * 1024 },
+      });
+      const single = await declaring("/api/v1/expected-machines", 1024 * 1024 + 1);
+      expect(single.status).toBe(413);
+      expect(single.json.error).toMatchObject({
+        code: "request_too_large",
+        details: { limitBytes: 1024 * 1024 },
+      });
+    });
+  });
+
   describe("gRPC racksmith.v1.Inventory", () => {
     it("adds, gets, lists, updates and deletes, with optional fields absent rather than empty", async () => {
       const added = await call<ExpectedMachine__Output>((cb) =>
@@ -361,6 +429,23 @@ describe("inventory REST and gRPC APIs (startService, in-memory database)", () =
         client.ListExpectedMachines({}, cb),
       );
       expect(list.machines.map((m) => m.bmcMac)).toEqual([mac(0x23)]);
+    });
+
+    it("receives a replace-all over grpc-js's default 4 MiB message limit", async () => {
+      const machines = Array.from({ length: 70_000 }, (_, i) => siteMachine(i));
+      // The first row again at the end: rejected as a whole after the message is read, so nothing is written.
+      const request = { machines: [...machines, siteMachine(0)] };
+      const { definition } = loadRacksmithProto(["racksmith/v1/inventory.proto"]);
+      const method = (
+        definition["racksmith.v1.Inventory"] as Record<string, MethodDefinition<object, object>>
+      ).ReplaceAllExpectedMachines;
+      expect(method?.requestSerialize(request).length).toBeGreaterThan(4 * 1024 * 1024);
+      const rejected = await grpcFailure(call((cb) => client.ReplaceAllExpectedMachines(request, cb)));
+      expect(rejected).toMatchObject({
+        code: status.INVALID_ARGUMENT,
+        errorCode: "expected_machines_rejected",
+      });
+      expect(rejected.details).toMatch(/^2 of 70001 expected machines rejected, nothing applied/);
     });
 
     it("discovers DHCP and lists leases and endpoints", async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { RestRoutes } from "../../api/index.js";
 import type { DhcpDiscovery, ExpectedMachineInput, ExpectedMachinesMode, Inventory } from "../contracts.js";
+import { EXPECTED_MACHINES_BATCH_LIMIT_BYTES } from "./limits.js";
 import { requireExpectedMachine } from "./requireExpectedMachine.js";
 import {
   bmcEndpointSchema,
@@ -93,6 +94,7 @@ export function inventoryRestRoutes(inventory: Inventory): RestRoutes {
     app.post<{ Body: { machines: unknown[]; mode: ExpectedMachinesMode; acceptPartial?: boolean } }>(
       "/api/v1/expected-machines/batch",
       {
+        bodyLimit: EXPECTED_MACHINES_BATCH_LIMIT_BYTES,
         schema: {
           summary: "Add many, or replace all: all or nothing unless acceptPartial; one result per row",
           tags,
@@ -116,6 +118,7 @@ export function inventoryRestRoutes(inventory: Inventory): RestRoutes {
               },
             },
             400: { $ref: "Error#" },
+            413: { $ref: "Error#" },
           },
         },
       },

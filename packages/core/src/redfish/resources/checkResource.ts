@@ -11,6 +11,8 @@ export interface Diagnostic {
   /** JSON field within that resource, when the problem is one field. */
   field?: string;
   message: string;
+  /** The resource could not be read at all, so what it holds is missing from the report (maybe for now). */
+  unread?: boolean;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
