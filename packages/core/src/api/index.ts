@@ -5,6 +5,7 @@ export {
   type GrpcApi,
   type GrpcServiceModule,
   RACKSMITH_SERVICE,
+  shutdownGrpcServer,
   unary,
 } from "./grpc/createGrpcServer.js";
 export { loadRacksmithProto, PROTO_LOADER_OPTIONS, PROTO_ROOT } from "./grpc/loadProto.js";

@@ -3,8 +3,15 @@ import type { Logger } from "../logging/index.js";
 import { RedfishClient } from "../redfish/index.js";
 import type { ResolvedSiteExplorerConfig } from "./configSchema.js";
 
-/** Makes Redfish clients for BMC addresses with the operator's connection settings. */
-export type BmcConnector = (address: string, credentials?: BmcCredentials) => RedfishClient;
+/**
+ * Makes Redfish clients for BMC addresses with the operator's connection settings; `signal` aborts every
+ * request of the client (an exploration's deadline).
+ */
+export type BmcConnector = (
+  address: string,
+  credentials?: BmcCredentials,
+  options?: { signal?: AbortSignal | undefined },
+) => RedfishClient;
 
 /**
  * `10.0.0.5` → `https://10.0.0.5` (with `bmc.port` when set); an address with a port or a scheme is kept as
@@ -31,7 +38,7 @@ export function createBmcConnector(
 ): BmcConnector {
   const { bmc } = config;
   const connectVia = proxyOrigin(config.bmcProxy, bmc.scheme);
-  return (address, credentials) =>
+  return (address, credentials, clientOptions) =>
     new RedfishClient({
       address: bmcUrl(address, bmc),
       ...(credentials ? { credentials, auth: bmc.auth } : { auth: "none" }),
@@ -43,5 +50,6 @@ export function createBmcConnector(
       retry: { retries: 1 },
       logger: options.logger,
       ...(connectVia ? { connectVia } : {}),
+      ...(clientOptions?.signal ? { signal: clientOptions.signal } : {}),
     });
 }

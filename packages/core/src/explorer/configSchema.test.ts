@@ -25,6 +25,7 @@ describe("siteExplorer config", () => {
       scheme: "http",
       port: 8000,
       requestTimeoutMs: 20_000,
+      explorationTimeoutMs: 120_000,
       auth: "basic",
     });
     expect(resolved.lockout).toEqual(DEFAULT_SITE_EXPLORER_CONFIG.lockout);
@@ -36,6 +37,25 @@ describe("siteExplorer config", () => {
     ["siteExplorer:\n  lockout:\n    tries: 3\n", "siteExplorer.lockout: unknown key tries"],
   ])("refuses %j naming the key", (text, key) => {
     expect(() => parseConfig(text)).toThrow(key.split(":")[0] as string);
+  });
+
+  it("gives every exploration a deadline of 120 s by default, at least one request's timeout", () => {
+    expect(resolveSiteExplorerConfig().bmc.explorationTimeoutMs).toBe(120_000);
+    expect(
+      resolveSiteExplorerConfig({ bmc: { requestTimeoutMs: 500, explorationTimeoutMs: 500 } }).bmc,
+    ).toMatchObject({ requestTimeoutMs: 500, explorationTimeoutMs: 500 });
+    expect(() =>
+      resolveSiteExplorerConfig({ bmc: { requestTimeoutMs: 30_000, explorationTimeoutMs: 10_000 } }),
+    ).toThrow(
+      "siteExplorer.bmc.explorationTimeoutMs (10000) must be at least siteExplorer.bmc.requestTimeoutMs (30000)",
+    );
+    // Raising only the request timeout past the default deadline says which value is the default.
+    expect(() => resolveSiteExplorerConfig({ bmc: { requestTimeoutMs: 180_000 } })).toThrow(
+      "siteExplorer.bmc.explorationTimeoutMs (120000, the default) must be at least siteExplorer.bmc.requestTimeoutMs (180000)",
+    );
+    expect(() => parseConfig("siteExplorer:\n  bmc:\n    explorationTimeoutMs: 0\n")).toThrow(
+      "siteExplorer.bmc.explorationTimeoutMs",
+    );
   });
 
   it("checks values given in code too", () => {

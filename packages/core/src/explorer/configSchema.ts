@@ -8,6 +8,7 @@ import { InvalidArgumentError } from "../errors/index.js";
 export interface SiteExplorerConfig {
   enabled?: boolean;
   intervalMs?: number;
+  newEndpointDelayMs?: number;
   budget?: number;
   concurrency?: number;
   maxIngestionsPerRun?: number;
@@ -24,6 +25,7 @@ export interface SiteExplorerConfig {
     maxConcurrency?: number;
     connectTimeoutMs?: number;
     requestTimeoutMs?: number;
+    explorationTimeoutMs?: number;
   };
   lockout?: { maxAuthFailures?: number; windowMs?: number };
   powerOn?: { enabled?: boolean; retryAfterMs?: number };
@@ -33,6 +35,7 @@ export interface SiteExplorerConfig {
 export interface ResolvedSiteExplorerConfig {
   enabled: boolean;
   intervalMs: number;
+  newEndpointDelayMs: number;
   budget: number;
   concurrency: number;
   maxIngestionsPerRun: number;
@@ -49,6 +52,7 @@ export interface ResolvedSiteExplorerConfig {
     maxConcurrency: number;
     connectTimeoutMs: number;
     requestTimeoutMs: number;
+    explorationTimeoutMs: number;
   };
   lockout: { maxAuthFailures: number; windowMs: number };
   powerOn: { enabled: boolean; retryAfterMs: number };
@@ -58,6 +62,7 @@ export const DEFAULT_SITE_EXPLORER_CONFIG: Readonly<ResolvedSiteExplorerConfig> 
   Object.freeze<ResolvedSiteExplorerConfig>({
     enabled: true,
     intervalMs: 120_000,
+    newEndpointDelayMs: 5_000,
     budget: 90,
     concurrency: 30,
     maxIngestionsPerRun: 4,
@@ -74,6 +79,7 @@ export const DEFAULT_SITE_EXPLORER_CONFIG: Readonly<ResolvedSiteExplorerConfig> 
       maxConcurrency: 4,
       connectTimeoutMs: 5_000,
       requestTimeoutMs: 20_000,
+      explorationTimeoutMs: 120_000,
     },
     lockout: { maxAuthFailures: 3, windowMs: 900_000 },
     powerOn: { enabled: true, retryAfterMs: 3_600_000 },
@@ -106,6 +112,11 @@ export const SITE_EXPLORER_CONFIG_SCHEMA: SchemaObject = {
   properties: {
     enabled: flag("Run the periodic exploration loop (the APIs work either way).", D.enabled),
     intervalMs: integer(10, "Time between exploration runs (ms), plus jitter in [0, T/3).", D.intervalMs),
+    newEndpointDelayMs: integer(
+      0,
+      "Wait (ms) between the inventory announcing new BMC endpoints and the run exploring them; announcements meanwhile join that run.",
+      D.newEndpointDelayMs,
+    ),
     budget: integer(1, "Endpoints explored per run, by priority.", D.budget),
     concurrency: integer(
       1,
@@ -163,6 +174,11 @@ export const SITE_EXPLORER_CONFIG_SCHEMA: SchemaObject = {
         maxConcurrency: integer(1, "Requests in flight to one BMC.", D.bmc.maxConcurrency),
         connectTimeoutMs: integer(1, "TCP/TLS connect timeout (ms).", D.bmc.connectTimeoutMs),
         requestTimeoutMs: integer(1, "Timeout of one Redfish request (ms).", D.bmc.requestTimeoutMs),
+        explorationTimeoutMs: integer(
+          1,
+          "Deadline of one whole exploration or power-on of a BMC (probe, logins, rotation, the driver's explore) in ms: past it, its requests are aborted and it fails with `timeout`. At least requestTimeoutMs.",
+          D.bmc.explorationTimeoutMs,
+        ),
       },
     },
     lockout: {
@@ -209,9 +225,18 @@ export function resolveSiteExplorerConfig(config: SiteExplorerConfig = {}): Reso
     );
     throw new InvalidArgumentError(`invalid site explorer config: ${problems.join("; ")}`);
   }
+  const bmc = { ...D.bmc, ...definedOnly(config.bmc ?? {}) };
+  if (bmc.explorationTimeoutMs < bmc.requestTimeoutMs) {
+    const given = (key: keyof NonNullable<SiteExplorerConfig["bmc"]>) =>
+      config.bmc?.[key] === undefined ? ", the default" : "";
+    throw new InvalidArgumentError(
+      `invalid site explorer config: siteExplorer.bmc.explorationTimeoutMs (${bmc.explorationTimeoutMs}${given("explorationTimeoutMs")}) must be at least siteExplorer.bmc.requestTimeoutMs (${bmc.requestTimeoutMs}${given("requestTimeoutMs")}): one exploration makes many requests`,
+    );
+  }
   return {
     enabled: config.enabled ?? D.enabled,
     intervalMs: config.intervalMs ?? D.intervalMs,
+    newEndpointDelayMs: config.newEndpointDelayMs ?? D.newEndpointDelayMs,
     budget: config.budget ?? D.budget,
     concurrency: config.concurrency ?? D.concurrency,
     maxIngestionsPerRun: config.maxIngestionsPerRun ?? D.maxIngestionsPerRun,
@@ -219,7 +244,7 @@ export function resolveSiteExplorerConfig(config: SiteExplorerConfig = {}): Reso
     allowZeroDpuHosts: config.allowZeroDpuHosts ?? D.allowZeroDpuHosts,
     bluefieldPartNumbers: config.bluefieldPartNumbers ?? [],
     bmcProxy: config.bmcProxy,
-    bmc: { ...D.bmc, ...definedOnly(config.bmc ?? {}) },
+    bmc,
     lockout: { ...D.lockout, ...definedOnly(config.lockout ?? {}) },
     powerOn: { ...D.powerOn, ...definedOnly(config.powerOn ?? {}) },
   };

@@ -1,12 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CredentialKey } from "../inventory/contracts.js";
 import { silentLogger } from "../logging/index.js";
 import { redfishStandardDriver } from "../standard/index.js";
 import { type FakeBmcOptions, FakeRedfishBmc } from "./__fixtures__/fakeRedfishBmc.js";
 import { TestCredentialStore } from "./__fixtures__/memoryCredentials.js";
 import { createBmcConnector } from "./bmcConnector.js";
-import { resolveSiteExplorerConfig } from "./configSchema.js";
+import { type ResolvedSiteExplorerConfig, resolveSiteExplorerConfig } from "./configSchema.js";
 import { type EndpointExploration, EndpointExplorer } from "./endpointExplorer.js";
+import { ExplorationError } from "./explorationFailure.js";
 import { type AuthFailures, NO_AUTH_FAILURES } from "./lockout.js";
 
 const MAC = "AA:BB:CC:00:00:01";
@@ -18,12 +20,20 @@ const config = resolveSiteExplorerConfig({
 });
 const bmcs: FakeRedfishBmc[] = [];
 
-function explorerWith(store: TestCredentialStore): EndpointExplorer {
+/** Every request answers within its 400 ms timeout, but a whole exploration may take only this long. */
+function withDeadline(explorationTimeoutMs: number): ResolvedSiteExplorerConfig {
+  return { ...config, bmc: { ...config.bmc, explorationTimeoutMs } };
+}
+
+function explorerWith(
+  store: TestCredentialStore,
+  explorerConfig: ResolvedSiteExplorerConfig = config,
+): EndpointExplorer {
   return new EndpointExplorer({
-    connector: createBmcConnector(config, { logger: silentLogger }),
+    connector: createBmcConnector(explorerConfig, { logger: silentLogger }),
     credentials: store,
     drivers: () => [redfishStandardDriver],
-    config,
+    config: explorerConfig,
     logger: silentLogger,
   });
 }
@@ -37,9 +47,14 @@ async function bmc(options: Partial<FakeBmcOptions> = {}): Promise<FakeRedfishBm
 function explore(
   store: TestCredentialStore,
   address: string,
-  options: { authFailures?: AuthFailures; mayRotate?: boolean; mac?: string } = {},
+  options: {
+    authFailures?: AuthFailures;
+    mayRotate?: boolean;
+    mac?: string;
+    config?: ResolvedSiteExplorerConfig;
+  } = {},
 ): Promise<EndpointExploration> {
-  return explorerWith(store).explore({
+  return explorerWith(store, options.config).explore({
     address,
     mac: "mac" in options ? options.mac : MAC,
     authFailures: options.authFailures ?? NO_AUTH_FAILURES,
@@ -257,6 +272,91 @@ describe("credential rotation on first contact", () => {
     expect(result).toMatchObject({ error: undefined, rotated: false });
     expect(target.password).toBe(FACTORY.password);
     expect(store.writes).toEqual([]);
+  });
+});
+
+describe("the exploration deadline (bmc.explorationTimeoutMs)", () => {
+  it("ends an exploration of a BMC that answers every request slowly: timeout, requests aborted, no report", async () => {
+    // 150 ms per request, each well within its 400 ms timeout: a full exploration takes over a second.
+    const target = await bmc({ password: SITE.password, latencyMs: 150 });
+    const store = new TestCredentialStore([[bmcKey, SITE]]);
+    const result = await explore(store, target.address, { config: withDeadline(500) });
+    expect(result.report).toBeUndefined();
+    expect(result.error).toEqual({
+      code: "timeout",
+      message: expect.stringMatching(
+        /^the whole exploration exceeded 500 ms \(siteExplorer\.bmc\.explorationTimeoutMs\) while .+; its requests were aborted$/,
+      ),
+    });
+    expect(result.latencyMs).toBeGreaterThanOrEqual(490);
+    expect(result.latencyMs).toBeLessThan(800);
+    // The login worked before the deadline: no refused login is counted.
+    expect(result.authFailures).toEqual(NO_AUTH_FAILURES);
+    // What was in flight was dropped, and nothing more is sent after the deadline.
+    await vi.waitFor(() => expect(target.inFlight).toBe(0));
+    expect(target.abandonedRequests).toBeGreaterThan(0);
+    const sent = target.requests;
+    await sleep(300);
+    expect(target.requests).toBe(sent);
+  });
+
+  it("names what the exploration was doing, and leaves a fast BMC alone", async () => {
+    // The service root answers at once, everything else after 300 ms: the probe ends at ~300 ms, and the
+    // login's authenticated read is in flight when the deadline passes at 400 ms.
+    const slowLogin = await bmc({
+      password: SITE.password,
+      latencyMs: ({ path }) => (path === "/redfish/v1" ? 0 : 300),
+    });
+    const store = new TestCredentialStore([[bmcKey, SITE]]);
+    const timedOut = await explore(store, slowLogin.address, { config: withDeadline(400) });
+    expect(timedOut.error?.message).toContain("while logging in;");
+    const fast = await bmc({ password: SITE.password });
+    const explored = await explore(store, fast.address, { config: withDeadline(400) });
+    expect(explored.error).toBeUndefined();
+    expect(explored.report?.systems[0]?.serialNumber).toBe("SER-1");
+  });
+
+  it("keeps the rotation intent when the deadline hits during the password change, as a crash would", async () => {
+    // The PATCH takes 700 ms: its own 400 ms timeout is later than the deadline (400 ms after the start).
+    // The BMC applies the change after the explorer gave up on it, so its outcome is unknown to the explorer.
+    const target = await bmc({ latencyMs: ({ method }) => (method === "PATCH" ? 700 : 0) });
+    const store = new TestCredentialStore([
+      [factoryKey, FACTORY],
+      [siteKey, SITE],
+    ]);
+    const interrupted = await explore(store, target.address, { config: withDeadline(400) });
+    expect(interrupted.error).toMatchObject({
+      code: "timeout",
+      message: expect.stringContaining("while changing the BMC's password"),
+    });
+    expect(interrupted).toMatchObject({ report: undefined, rotated: false });
+    expect(interrupted.latencyMs).toBeLessThan(700);
+    expect(store.writes).toEqual([`set bmc-rotation:${MAC}`]);
+    expect(store.peek(intentKey)).toEqual(SITE);
+    expect(store.peek(bmcKey)).toBeUndefined();
+    expect(JSON.stringify(interrupted)).not.toContain(SITE.password);
+    await vi.waitFor(() => expect(target.password).toBe(SITE.password));
+
+    // The next exploration tries the intent first: it works, and becomes the BMC's password.
+    target.latencyMs = 0;
+    const recovered = await explore(store, target.address, { authFailures: interrupted.authFailures });
+    expect(recovered).toMatchObject({ error: undefined, rotated: true });
+    expect(store.peek(bmcKey)).toEqual(SITE);
+    expect(store.peek(intentKey)).toBeUndefined();
+    expect(target).toMatchObject({ refusedLogins: 0, passwordChanges: 1 });
+  });
+
+  it("bounds a power-on too", async () => {
+    const target = await bmc({ power: "Off", password: SITE.password, latencyMs: 300 });
+    const started = performance.now();
+    const error = await explorerWith(new TestCredentialStore([[bmcKey, SITE]]), withDeadline(400))
+      .powerOn({ address: target.address, mac: MAC, authFailures: NO_AUTH_FAILURES })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExplorationError);
+    expect(error).toMatchObject({ failureCode: "timeout", status: "DEADLINE_EXCEEDED" });
+    expect(performance.now() - started).toBeLessThan(700);
+    await sleep(300);
+    expect(target.power).toBe("Off");
   });
 });
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type BmcDriverDefinition,
   type ConnectOptions,
@@ -29,7 +30,9 @@ export interface EndpointExplorerDeps {
   /** Registered driver definitions (the plugin host's), read at each exploration. */
   drivers(): readonly BmcDriverDefinition[];
   driverSettings?(definition: BmcDriverDefinition): Readonly<Record<string, unknown>> | undefined;
-  config: Pick<ResolvedSiteExplorerConfig, "rotateCredentials" | "lockout">;
+  config: Pick<ResolvedSiteExplorerConfig, "rotateCredentials" | "lockout"> & {
+    bmc: Pick<ResolvedSiteExplorerConfig["bmc"], "explorationTimeoutMs">;
+  };
   logger: Logger;
   clock?: () => Date;
 }
@@ -65,9 +68,19 @@ export interface BmcExplorer {
 }
 
 /**
+ * How long a timed-out exploration may take to unwind after its requests were aborted (store writes, login
+ * counts) before it is left behind: the run never waits longer for a BMC past its deadline.
+ */
+const UNWIND_GRACE_MS = 1_000;
+
+/**
  * Explores one BMC: anonymous probe of the service root, driver selection (pinned or detected), login with
  * the right credentials (never past the lockout budget), first-contact rotation to the site password, then the
  * driver's exploration report. Every failure becomes a typed `ExplorationFailure`; nothing is thrown.
+ *
+ * The whole exploration (or power-on) has a deadline, `bmc.explorationTimeoutMs`: when it passes, every
+ * request of the exploration is aborted (its clients share one AbortSignal) and it fails with `timeout`,
+ * whatever it got so far; a rotation it interrupts is left as a crash would leave it.
  */
 export class EndpointExplorer implements BmcExplorer {
   private readonly clock: () => Date;
@@ -83,7 +96,7 @@ export class EndpointExplorer implements BmcExplorer {
     let report: ExplorationReport | undefined;
     let error: ExplorationFailure | undefined;
     try {
-      report = await session.run();
+      report = await session.withinDeadline(() => session.run());
     } catch (caught) {
       error = toExplorationFailure(caught);
     } finally {
@@ -108,9 +121,12 @@ export class EndpointExplorer implements BmcExplorer {
   async powerOn(endpoint: Omit<EndpointToExplore, "mayRotate">): Promise<AuthFailures> {
     const session = new ExplorationSession(this.deps, { ...endpoint, mayRotate: false }, this.clock());
     try {
-      const client = await session.logIn(1);
-      const { driver } = await connectBmc(client, session.connectOptions());
-      await driver.power("On");
+      await session.withinDeadline(async () => {
+        const client = await session.logIn(1);
+        session.step = "powering the host on";
+        const { driver } = await connectBmc(client, session.connectOptions());
+        await driver.power("On");
+      });
     } catch (error) {
       throw error instanceof ExplorationError
         ? error
@@ -122,24 +138,89 @@ export class EndpointExplorer implements BmcExplorer {
   }
 }
 
-/** The state of one exploration; every client it opens is closed by `close`. */
+/**
+ * The state of one exploration; every client it opens is closed by `close`, and aborted when the
+ * exploration's deadline passes (`withinDeadline`).
+ */
 class ExplorationSession {
   probe: ServiceProbe | undefined;
   driverName: string | undefined;
   failedLogins = 0;
   loggedIn = false;
   rotated = false;
+  /** What the exploration is doing, named when its deadline passes. */
+  step: string | undefined;
   private readonly clients: RedfishClient[] = [];
+  private readonly abort = new AbortController();
+  /** Makes this session's clients: every one is aborted with the session and closed by `close`. */
+  private readonly connector: BmcConnector;
+  private timedOut: ExplorationError | undefined;
+  private closed = false;
 
   constructor(
     private readonly deps: EndpointExplorerDeps,
     private readonly endpoint: EndpointToExplore,
     private readonly now: Date,
-  ) {}
+  ) {
+    this.connector = (address, credentials) => {
+      const client = deps.connector(address, credentials, { signal: this.abort.signal });
+      this.clients.push(client);
+      // Work left behind after the deadline gets a closed client: nothing of it reaches the BMC.
+      if (this.closed) void client.close().catch(() => undefined);
+      return client;
+    };
+  }
+
+  /**
+   * Runs `work` within the exploration's deadline. When it passes, the result is `timeout` whatever `work`
+   * does next: every request of the session is aborted (so `work` unwinds at once, a rotation in progress as
+   * after a crash), and what `work` still returns, even a partial report, is dropped.
+   */
+  async withinDeadline<T>(work: () => Promise<T>): Promise<T> {
+    const timeoutMs = this.deps.config.bmc.explorationTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.timedOut = new ExplorationError(
+          "timeout",
+          `the whole exploration exceeded ${timeoutMs} ms (siteExplorer.bmc.explorationTimeoutMs)${this.step ? ` while ${this.step}` : ""}; its requests were aborted`,
+        );
+        // Settled before the abort, so nothing the abort lets `work` return can come first.
+        reject(this.timedOut);
+        this.abort.abort(this.timedOut);
+      }, timeoutMs);
+    });
+    const running = work();
+    try {
+      const result = await Promise.race([running, expired]);
+      if (this.timedOut) throw this.timedOut;
+      return result;
+    } catch (error) {
+      if (!this.timedOut) throw error;
+      // Its requests are aborted: let it unwind (store writes and refused logins land), but never wait long.
+      const unwound = await Promise.race([
+        running.then(
+          () => true,
+          () => true,
+        ),
+        sleep(UNWIND_GRACE_MS, false, { ref: false }),
+      ]);
+      if (!unwound) {
+        this.deps.logger.warn(
+          { bmc: this.endpoint.address, step: this.step },
+          "an exploration past its deadline is still unwinding; leaving it behind",
+        );
+      }
+      throw this.timedOut;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async run(): Promise<ExplorationReport> {
     const { accepted, candidates, systemsPath } = await this.logInWith(Number.POSITIVE_INFINITY);
     const client = await this.settleCredentials(accepted, candidates, systemsPath);
+    this.step = `reading the BMC's resources${this.driverName ? ` (${this.driverName} driver)` : ""}`;
     const report = await exploreBmc(client, this.connectOptions());
     this.driverName = report.driver.name;
     return report;
@@ -163,6 +244,7 @@ class ExplorationSession {
     systemsPath: string;
   }> {
     const { address } = this.endpoint;
+    this.step = "reading the service root";
     this.probe = await this.anonymousProbe();
     const systemsPath = this.probe?.serviceRoot.Systems?.["@odata.id"] ?? "/redfish/v1/Systems";
     const vendorKeys = this.vendorKeys();
@@ -170,6 +252,7 @@ class ExplorationSession {
     const lockoutLeft = loginAttemptsLeft(this.endpoint.authFailures, this.now, this.deps.config.lockout);
     if (lockoutLeft === 0) throw this.lockoutError();
     const attemptsLeft = Math.min(maxAttempts, lockoutLeft);
+    this.step = "reading the credential store";
     const candidates = await credentialCandidates(this.deps.credentials, {
       mac: this.endpoint.mac,
       vendorKeys,
@@ -188,7 +271,8 @@ class ExplorationSession {
         `no credentials for this BMC: none stored for ${this.endpoint.mac ?? "its (unknown) MAC"}, no factory login in its expected machine, no factory default for ${vendorKeys.length ? vendorKeys.join(" / ") : "its (unknown) vendor"}`,
       );
     }
-    const login = await logIn(this.deps.connector, address, candidates, { attemptsLeft, systemsPath });
+    this.step = "logging in";
+    const login = await logIn(this.connector, address, candidates, { attemptsLeft, systemsPath });
     this.failedLogins += login.failed;
     if (!login.accepted) {
       if (login.untried > 0 && attemptsLeft === lockoutLeft) throw this.lockoutError();
@@ -197,13 +281,19 @@ class ExplorationSession {
         `the BMC refused every login tried (${candidates.map((c) => c.source).join(", ")})`,
       );
     }
-    this.clients.push(login.accepted.client);
     this.loggedIn = true;
     return { accepted: login.accepted, candidates, systemsPath };
   }
 
+  /**
+   * Closes every client. After the deadline this does not wait: a session logout (which ignores the abort)
+   * would wait on the slow BMC again, so the clients close in the background, the logout bounded by the
+   * request timeout.
+   */
   async close(): Promise<void> {
-    await Promise.all(this.clients.map((client) => client.close().catch(() => undefined)));
+    this.closed = true;
+    const closing = Promise.all(this.clients.map((client) => client.close().catch(() => undefined)));
+    if (!this.timedOut) await closing;
   }
 
   /** The lockout counters once this session's logins are counted. */
@@ -218,8 +308,7 @@ class ExplorationSession {
 
   /** Detection without credentials; a BMC that hides its service root is explored without it. */
   private async anonymousProbe(): Promise<ServiceProbe | undefined> {
-    const client = this.deps.connector(this.endpoint.address);
-    this.clients.push(client);
+    const client = this.connector(this.endpoint.address);
     try {
       return await probeService(client);
     } catch (error) {
@@ -254,6 +343,7 @@ class ExplorationSession {
   ): Promise<RedfishClient> {
     const { mac, mayRotate } = this.endpoint;
     if (mac && mayRotate && candidates.some((c) => c.source === "rotation-intent")) {
+      this.step = "settling a pending password rotation";
       await this.settleIntent(mac, accepted.candidate);
     }
     const pcr = accepted.kind === "password-change-required";
@@ -265,6 +355,7 @@ class ExplorationSession {
         `the BMC requires a password change for ${accepted.candidate.credentials.username}${mayRotate ? " and rotation is off (siteExplorer.rotateCredentials)" : "; the exploration loop rotates it"}`,
       );
     }
+    this.step = "reading the site BMC root password";
     const site = await this.deps.credentials.get({ kind: "site-bmc-root" });
     if (!site && pcr) {
       throw new ExplorationError(
@@ -296,13 +387,15 @@ class ExplorationSession {
     try {
       const target = { store: this.deps.credentials, mac, address: this.endpoint.address, systemsPath };
       const rotated = await rotatePassword(
-        { ...target, connector: this.deps.connector },
+        { ...target, connector: this.connector },
         accepted.candidate.credentials,
         sitePassword,
         (next) => this.changePassword(accepted, next),
         counters,
+        (step) => {
+          this.step = step;
+        },
       );
-      this.clients.push(rotated.client);
       this.rotated = true;
       this.deps.logger.info(
         { bmc: this.endpoint.address, mac, from: accepted.candidate.source },

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, type TestDatabase, waitFor } from "../../test/engine/testDatabase.js";
+import { channelName } from "../db/index.js";
+import { BMC_ENDPOINTS_CHANGED_TOPIC } from "../inventory/index.js";
 import { silentLogger } from "../logging/index.js";
 import { ExplorationLoop, SITE_EXPLORER_WORK_LOCK } from "./explorationLoop.js";
 
@@ -103,5 +105,113 @@ describe("the exploration loop", () => {
     release();
     await stopping;
     expect(counts).toEqual({ runs: 1, finished: 1 });
+  });
+
+  describe("when the inventory announces new BMC endpoints", () => {
+    const DELAY = 5_000;
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Lets real I/O (the database) progress while the loop's timers are fake: polls on setImmediate. */
+    async function until(check: () => boolean, what: string): Promise<void> {
+      const deadline = Date.now() + 5_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+
+    /** Gives a run the loop should not start time to show (real time; the loop's timers are fake). */
+    async function settle(): Promise<void> {
+      const until = Date.now() + 100;
+      while (Date.now() < until) await new Promise((resolve) => setImmediate(resolve));
+    }
+
+    /** Sends `count` announcements and returns once the loop (listening on the same connection) heard them. */
+    async function announce(count: number): Promise<void> {
+      const channel = channelName(BMC_ENDPOINTS_CHANGED_TOPIC, testDb.schema);
+      let heard = 0;
+      const stop = await testDb.database.listen(channel, () => heard++);
+      try {
+        for (let i = 0; i < count; i++) await testDb.database.notify(channel, `AA:00:00:00:00:${i % 10}0`);
+        await until(() => heard === count, "the announcements");
+      } finally {
+        await stop();
+      }
+    }
+
+    it("runs once after a burst, not before the delay, at most once per delay", async () => {
+      await sql`DELETE FROM work_locks`.execute(testDb.database.db);
+      // Only the loop's timers are fake; the database's I/O stays real.
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      let runs = 0;
+      const loop = new ExplorationLoop({
+        database: testDb.database,
+        owner: "announced",
+        intervalMs: 600_000,
+        marginMs: 1_000,
+        logger: silentLogger,
+        random: () => 0.5,
+        newEndpointDelayMs: DELAY,
+        run: async () => {
+          runs++;
+        },
+      });
+      await loop.start();
+      try {
+        await vi.advanceTimersByTimeAsync(1_000);
+        await until(() => runs === 1, "the first periodic run");
+
+        // A fleet booting: many announcements within the delay make one run, DELAY after the first.
+        await announce(20);
+        await vi.advanceTimersByTimeAsync(DELAY / 2);
+        await announce(20);
+        await vi.advanceTimersByTimeAsync(DELAY / 2 - 1);
+        await settle();
+        expect(runs).toBe(1);
+        await vi.advanceTimersByTimeAsync(1);
+        await until(() => runs === 2, "the run for the new endpoints");
+        await vi.advanceTimersByTimeAsync(10 * DELAY);
+        await settle();
+        expect(runs).toBe(2);
+
+        // Announcements after that run schedule the next one, again one per delay.
+        await announce(5);
+        await vi.advanceTimersByTimeAsync(DELAY);
+        await until(() => runs === 3, "the next run for new endpoints");
+        await vi.advanceTimersByTimeAsync(10 * DELAY);
+        await settle();
+        expect(runs).toBe(3);
+      } finally {
+        await loop.stop();
+      }
+    });
+
+    it("forgets a scheduled run when stopped", async () => {
+      await sql`DELETE FROM work_locks`.execute(testDb.database.db);
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      let runs = 0;
+      const loop = new ExplorationLoop({
+        database: testDb.database,
+        owner: "stopped",
+        intervalMs: 600_000,
+        marginMs: 1_000,
+        logger: silentLogger,
+        random: () => 0.5,
+        newEndpointDelayMs: DELAY,
+        run: async () => {
+          runs++;
+        },
+      });
+      await loop.start();
+      await vi.advanceTimersByTimeAsync(1_000);
+      await until(() => runs === 1, "the first periodic run");
+      await announce(1);
+      await loop.stop();
+      await vi.advanceTimersByTimeAsync(10 * DELAY);
+      await settle();
+      expect(runs).toBe(1);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { channelName, type Database } from "../db/index.js";
+import { BMC_ENDPOINTS_CHANGED_TOPIC } from "../inventory/contracts.js";
 import type { Logger } from "../logging/index.js";
 import { tryAcquireWorkLock } from "../state/index.js";
 
@@ -6,6 +7,8 @@ import { tryAcquireWorkLock } from "../state/index.js";
 export const SITE_EXPLORER_WORK_LOCK = "site-explorer";
 /** Requests for a run soon are debounced this long by default (several re-explore calls start one run). */
 const POKE_DELAY_MS = 200;
+/** Default wait between the inventory announcing new BMC endpoints and the run exploring them. */
+export const NEW_ENDPOINT_DELAY_MS = 5_000;
 
 export interface ExplorationLoopOptions {
   database: Database;
@@ -20,31 +23,43 @@ export interface ExplorationLoopOptions {
   random?: () => number;
   /** Debounce of run requests (default 200 ms). */
   pokeDelayMs?: number;
+  /**
+   * How long after the inventory announces a new BMC endpoint (a first DHCP lease, a new address) a run
+   * starts; announcements meanwhile join that run, so there is at most one such early run per delay however
+   * many BMCs boot (default 5,000 ms).
+   */
+  newEndpointDelayMs?: number;
 }
 
 /**
  * Runs the explorer every `intervalMs` plus jitter in [0, T/3). The replica that takes the work lock (held for
  * one interval) is the only one exploring during it and may run again within it when a run is requested
- * (a re-explore), which every replica hears through LISTEN/NOTIFY.
+ * (a re-explore), which every replica hears through LISTEN/NOTIFY. New BMC endpoints announced by the
+ * inventory (`BMC_ENDPOINTS_CHANGED_TOPIC`) also start a run, `newEndpointDelayMs` after the first of them.
  */
 export class ExplorationLoop {
   private readonly channel: string;
+  private readonly endpointsChannel: string;
   private readonly random: () => number;
   private periodic: NodeJS.Timeout | undefined;
   private poked: NodeJS.Timeout | undefined;
+  private newEndpoints: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
   private leaseUntil = 0;
-  private unlisten: (() => Promise<void>) | undefined;
+  private readonly unlisten: Array<() => Promise<void>> = [];
 
   constructor(private readonly options: ExplorationLoopOptions) {
     this.channel = channelName("site_explorer", options.database.schema);
+    this.endpointsChannel = channelName(BMC_ENDPOINTS_CHANGED_TOPIC, options.database.schema);
     this.random = options.random ?? Math.random;
   }
 
   async start(): Promise<void> {
-    this.unlisten = await this.options.database.listen(this.channel, () => this.poke());
+    const { database } = this.options;
+    this.unlisten.push(await database.listen(this.channel, () => this.poke()));
+    this.unlisten.push(await database.listen(this.endpointsChannel, () => this.newEndpointsAnnounced()));
     this.schedule(this.random() * Math.min(this.options.intervalMs / 3, 1_000));
   }
 
@@ -58,8 +73,9 @@ export class ExplorationLoop {
     this.stopped = true;
     clearTimeout(this.periodic);
     clearTimeout(this.poked);
+    clearTimeout(this.newEndpoints);
     await this.running;
-    await this.unlisten?.().catch(() => undefined);
+    await Promise.all(this.unlisten.splice(0).map((stop) => stop().catch(() => undefined)));
   }
 
   private poke(): void {
@@ -69,6 +85,16 @@ export class ExplorationLoop {
       void this.tick();
     }, this.options.pokeDelayMs ?? POKE_DELAY_MS);
     this.poked.unref?.();
+  }
+
+  /** The first announcement schedules a run; the ones before it starts join it (a booting fleet, one run). */
+  private newEndpointsAnnounced(): void {
+    if (this.stopped || this.newEndpoints) return;
+    this.newEndpoints = setTimeout(() => {
+      this.newEndpoints = undefined;
+      void this.tick();
+    }, this.options.newEndpointDelayMs ?? NEW_ENDPOINT_DELAY_MS);
+    this.newEndpoints.unref?.();
   }
 
   private schedule(delayMs: number): void {

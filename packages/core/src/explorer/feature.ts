@@ -16,6 +16,8 @@ import { SiteExplorer } from "./siteExplorer.js";
 export interface SiteExplorerFeatureOptions {
   /** Where the explorer reads expected machines, endpoints and credentials (default: `openInventory`). */
   inventory?: (context: FeatureContext) => Promise<InventoryReader>;
+  /** Wait between the inventory announcing new BMC endpoints and the run exploring them (default 5,000 ms). */
+  newEndpointDelayMs?: number;
 }
 
 /** The site explorer feature: exploration loop, pairing, ingestion, its APIs, and the managed-host machine. */
@@ -51,7 +53,9 @@ export function createSiteExplorerFeature(options: SiteExplorerFeatureOptions = 
         database: context.database,
         owner: context.processorId,
         intervalMs: config.intervalMs,
-        marginMs: Math.min(config.intervalMs / 2, config.bmc.connectTimeoutMs + config.bmc.requestTimeoutMs),
+        // An exploration started just before the cutoff may last its whole deadline.
+        marginMs: Math.min(config.intervalMs / 2, config.bmc.explorationTimeoutMs),
+        newEndpointDelayMs: options.newEndpointDelayMs ?? config.newEndpointDelayMs,
         logger: context.logger,
         run: async (deadline) => {
           const summary = await siteExplorer.runIteration({ deadline });

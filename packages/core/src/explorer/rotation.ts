@@ -12,6 +12,13 @@ export interface RotationTarget {
   connector: BmcConnector;
 }
 
+/** What a rotation is doing (named when an exploration's deadline interrupts it). */
+export type RotationStep =
+  | "storing the rotation intent"
+  | "changing the BMC's password"
+  | "verifying the new password"
+  | "storing the new password";
+
 export interface RotationResult {
   client: RedfishClient;
   credentials: BmcCredentials;
@@ -22,6 +29,8 @@ export interface RotationResult {
  * the new password is proven by a fresh login, and only then does it become the BMC's credentials and the
  * intent go away. Whatever step a crash interrupts, the next contact tries the intended password first and
  * the old one next, so the only working password is never lost. `failedLogins` grows with refused logins.
+ * An aborted request (the exploration's deadline) is such an interruption: after the change was sent, its
+ * outcome is unknown and the intent stays, exactly as after a crash.
  */
 export async function rotatePassword(
   target: RotationTarget,
@@ -29,14 +38,18 @@ export async function rotatePassword(
   newPassword: string,
   change: (credentials: BmcCredentials) => Promise<void>,
   counters: { failedLogins: number },
+  onStep: (step: RotationStep) => void = () => undefined,
 ): Promise<RotationResult> {
   const { store, mac } = target;
   const next: BmcCredentials = { username: current.username, password: newPassword };
+  onStep("storing the rotation intent");
   await store.set({ kind: "bmc-rotation", mac }, next);
   try {
+    onStep("changing the BMC's password");
     await change(next);
   } catch (error) {
-    // A refusal is definite (the BMC kept its password); after a timeout nobody knows, so the intent stays.
+    // A refusal is definite (the BMC kept its password); after a timeout or an abort nobody knows, so the
+    // intent stays.
     if (error instanceof RedfishHttpError) await store.delete({ kind: "bmc-rotation", mac });
     throw new ExplorationError(
       "rotation_failed",
@@ -46,6 +59,7 @@ export async function rotatePassword(
       },
     );
   }
+  onStep("verifying the new password");
   const client = target.connector(target.address, next);
   try {
     await verifyLogin(client, target.systemsPath);
@@ -62,6 +76,7 @@ export async function rotatePassword(
     );
   }
   try {
+    onStep("storing the new password");
     await store.set({ kind: "bmc", mac }, next);
     await store.delete({ kind: "bmc-rotation", mac });
   } catch (error) {

@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { Registry } from "prom-client";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/engine/testDatabase.js";
 import { silentLogger } from "../logging/index.js";
 import { redfishStandardDriver } from "../standard/index.js";
@@ -122,6 +123,75 @@ describe("an exploration run against BMCs", () => {
     const detail = await explorer.getEndpoint(addresses.good1);
     expect(detail.report?.systems[0]?.serialNumber).toBe("S1");
     expect(JSON.stringify(detail)).not.toContain("pw-1");
+  });
+});
+
+describe("the exploration deadline in a run", () => {
+  const bmcs: FakeRedfishBmc[] = [];
+  afterAll(async () => {
+    await Promise.all(bmcs.map((b) => b.stop()));
+  });
+
+  it("records timeout for a BMC that answers every request slowly, without holding up the run or the others", async () => {
+    const login = { username: "root", password: "pw-1" };
+    const store = new TestCredentialStore([[{ kind: "factory-default", vendor: "contoso" }, login]]);
+    const start = async (options: Parameters<typeof FakeRedfishBmc.start>[0]) => {
+      const bmc = await FakeRedfishBmc.start(options);
+      bmcs.push(bmc);
+      return bmc;
+    };
+    // 150 ms per request, each well within its 400 ms timeout: exploring it fully takes over a second.
+    const slow = await start({ password: "pw-1", serial: "SLOW", latencyMs: 150 });
+    const good = [
+      await start({ password: "pw-1", serial: "G1" }),
+      await start({ password: "pw-1", serial: "G2" }),
+    ];
+    const inventory = new FakeInventory(store);
+    inventory.endpoints = [slow, ...good].map((bmc, i) => ({ address: bmc.address, mac: mac(i + 1) }));
+    const config = resolveSiteExplorerConfig({
+      bmc: { scheme: "http", requestTimeoutMs: 400, connectTimeoutMs: 400, explorationTimeoutMs: 500 },
+    });
+    const endpointExplorer = new EndpointExplorer({
+      connector: createBmcConnector(config, { logger: silentLogger }),
+      credentials: store,
+      drivers: () => [redfishStandardDriver],
+      config,
+      logger: silentLogger,
+    });
+    const { explorer, metrics } = siteExplorer(inventory, endpointExplorer, config);
+
+    const started = performance.now();
+    const summary = await explorer.runIteration();
+    const runMs = performance.now() - started;
+    expect(summary).toMatchObject({ explored: 3, failed: 1 });
+    expect(runMs).toBeLessThan(1_100);
+    // The run did not wait for the slow BMC's remaining requests: they were dropped, and none follow.
+    await vi.waitFor(() => expect(slow.abandonedRequests).toBeGreaterThan(0));
+    const sent = slow.requests;
+    await sleep(300);
+    expect(slow.requests).toBe(sent);
+
+    const slowEndpoint = await explorer.getEndpoint(slow.address);
+    expect(slowEndpoint).toMatchObject({
+      reportVersion: 0,
+      report: null,
+      lastError: { code: "timeout", message: expect.stringContaining("exceeded 500 ms") },
+    });
+    expect(slowEndpoint.latencyMs).toBeLessThan(800);
+    for (const [i, bmc] of good.entries()) {
+      const endpoint = await explorer.getEndpoint(bmc.address);
+      expect(endpoint).toMatchObject({ lastError: null, reportVersion: 1 });
+      expect(endpoint.report?.systems[0]?.serialNumber).toBe(`G${i + 1}`);
+    }
+    expect(await metrics.metrics()).toMatch(
+      /racksmith_site_explorer_exploration_errors_total\{code="timeout"\} 1/,
+    );
+
+    // Explore now has the same deadline.
+    const now = await explorer.exploreNow(slow.address);
+    expect(now).toMatchObject({ report: null, error: { code: "timeout" } });
+    expect(now.latencyMs).toBeLessThan(800);
+    expect((await explorer.getEndpoint(slow.address)).reportVersion).toBe(0);
   });
 });
 

@@ -81,6 +81,15 @@ export interface DhcpLease {
   updatedAt: string;
 }
 
+/**
+ * NOTIFY topic (channel: `channelName(BMC_ENDPOINTS_CHANGED_TOPIC, schema)` from the db module) the inventory
+ * signals when `bmcEndpoints()` gained a BMC or a BMC's address changed: a MAC's first DHCP lease or a new
+ * address for it, or an expected machine's new static `bmcAddress`. Sent in the writing transaction, so
+ * listeners hear it once that commits (never for a rolled-back write). The payload, informational only, is
+ * the BMC MAC when one BMC changed, else `*`.
+ */
+export const BMC_ENDPOINTS_CHANGED_TOPIC = "bmc_endpoints_changed";
+
 /** A BMC the explorer should look at: every DHCP lease and every static expected-machine address. */
 export interface BmcEndpoint {
   address: string;

@@ -9,6 +9,7 @@ export {
   resolveInventoryConfig,
 } from "./configSchema.js";
 export type * from "./contracts.js";
+export { BMC_ENDPOINTS_CHANGED_TOPIC } from "./contracts.js";
 export * from "./credentials/index.js";
 export { DhcpLeaseStore } from "./dhcp/index.js";
 export {

@@ -11,6 +11,7 @@ import {
 import {
   extendedInfoOf,
   PasswordChangeRequiredError,
+  RedfishAbortedError,
   RedfishConnectionError,
   RedfishHttpError,
   RedfishMalformedResponseError,
@@ -57,6 +58,12 @@ export interface RedfishClientOptions {
    * a fleet of virtual BMCs behind one listener). The concurrency cap stays per BMC address.
    */
   connectVia?: string;
+  /**
+   * Aborts every request of this client when it fires (an exploration's deadline): requests in flight,
+   * waiting for the concurrency cap or between retries end at once with `RedfishAbortedError`, later ones
+   * fail without being sent. `close()` still logs a session out (within the request timeout).
+   */
+  signal?: AbortSignal;
 }
 
 export type IfMatch = "auto" | "*" | { etag: string };
@@ -75,6 +82,8 @@ export interface RequestOptions {
    * `NewPassword`, …) are added automatically: a BMC may echo them back.
    */
   secrets?: readonly string[];
+  /** Aborts this request (`RedfishAbortedError`), as the client's own `signal` does. */
+  signal?: AbortSignal;
 }
 
 export interface RedfishResponse<T = unknown> {
@@ -114,6 +123,8 @@ export class RedfishClient {
   private readonly session: SessionAuth | undefined;
   private readonly userAgent: string;
   private readonly forwardedHost: string | undefined;
+  /** The client's abort signal (see {@link RedfishClientOptions.signal}). */
+  readonly signal: AbortSignal | undefined;
   private closed = false;
 
   constructor(options: RedfishClientOptions) {
@@ -130,6 +141,7 @@ export class RedfishClient {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
     this.userAgent = options.userAgent ?? "racksmith";
+    this.signal = options.signal;
     const connectOrigin = options.connectVia ? parseAddress(options.connectVia).origin : undefined;
     this.forwardedHost = connectOrigin ? new URL(origin).host : undefined;
     this.slot = (options.pool ?? sharedBmcConnectionPool).acquire(origin, {
@@ -380,9 +392,10 @@ export class RedfishClient {
   ): Promise<RawResponse> {
     const retryable =
       isIdempotent(method) && !(options.body instanceof FormData || options.body instanceof Uint8Array);
+    const signal = this.abortSignal(options);
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await this.sendOnce(method, path, options, authenticated);
+        const response = await this.sendOnce(method, path, options, authenticated, signal);
         if (retryable && attempt < this.retryPolicy.retries && isRetryableStatus(response.status)) {
           const wait =
             retryAfterMs(response.headers["retry-after"], this.retryPolicy) ??
@@ -391,7 +404,7 @@ export class RedfishClient {
             { bmc: this.displayAddress, method, path, status: response.status, wait },
             "redfish retry",
           );
-          await sleep(wait);
+          await this.pause(wait, method, path, signal);
           continue;
         }
         return response;
@@ -403,9 +416,35 @@ export class RedfishClient {
           { bmc: this.displayAddress, method, path, err: (error as Error).message, wait },
           "redfish retry after transport error",
         );
-        await sleep(wait);
+        await this.pause(wait, method, path, signal);
       }
     }
+  }
+
+  /**
+   * The signal aborting one request: the client's and the request's own. A closed client's last request (the
+   * session logout of `close()`) ignores the client's signal, so an aborted exploration still logs out.
+   */
+  private abortSignal(options: RequestOptions): AbortSignal | undefined {
+    const own = this.closed ? undefined : this.signal;
+    if (own && options.signal) return AbortSignal.any([own, options.signal]);
+    return own ?? options.signal;
+  }
+
+  /** The backoff between retries; ends early (RedfishAbortedError) when the request is aborted. */
+  private async pause(ms: number, method: string, path: string, signal: AbortSignal | undefined) {
+    if (!signal) return sleep(ms);
+    try {
+      await sleep(ms, undefined, { signal });
+    } catch (error) {
+      throw this.abortedError(`${method} ${path}`, signal, error);
+    }
+  }
+
+  private abortedError(what: string, signal: AbortSignal, cause?: unknown): RedfishAbortedError {
+    const { reason } = signal;
+    const text = reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
+    return new RedfishAbortedError(this.displayAddress, what, this.scrub(text), { cause: cause ?? reason });
   }
 
   private async sendOnce(
@@ -413,7 +452,9 @@ export class RedfishClient {
     path: string,
     options: RequestOptions,
     authenticated: boolean,
+    signal: AbortSignal | undefined,
   ): Promise<RawResponse> {
+    if (signal?.aborted) throw this.abortedError(`${method} ${path}`, signal);
     const authHeaders = authenticated ? await this.authHeaders() : { headers: {} };
     const headers: Record<string, string> = {
       Accept: "application/json",
@@ -434,9 +475,14 @@ export class RedfishClient {
       headers["Content-Type"] = "application/json";
     }
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
-    const release = await this.slot.limiter.acquire();
+    const release = await this.slot.limiter.acquire(signal).catch((error: unknown) => {
+      throw signal?.aborted ? this.abortedError(`${method} ${path}`, signal, error) : error;
+    });
     const started = performance.now();
     try {
+      // A request that got its slot after the abort is not sent.
+      if (signal?.aborted) throw this.abortedError(`${method} ${path}`, signal);
+      const timeout = AbortSignal.timeout(timeoutMs);
       const response = await this.slot.dispatcher.request({
         method: method as "GET",
         path,
@@ -444,7 +490,7 @@ export class RedfishClient {
         body: body ?? null,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
       });
       const text = await response.body.text();
       const responseHeaders = flattenHeaders(response.headers);
@@ -481,7 +527,7 @@ export class RedfishClient {
         ...(location ? { location } : {}),
       };
     } catch (error) {
-      throw this.transportError(error, method, path, timeoutMs);
+      throw this.transportError(error, method, path, timeoutMs, signal);
     } finally {
       release();
     }
@@ -508,17 +554,26 @@ export class RedfishClient {
     return normalizeEtag(ifMatch.etag);
   }
 
-  private transportError(error: unknown, method: string, path: string, timeoutMs: number): Error {
+  private transportError(
+    error: unknown,
+    method: string,
+    path: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Error {
     if (
       error instanceof RedfishMalformedResponseError ||
       error instanceof RedfishHttpError ||
       error instanceof RedfishTimeoutError ||
-      error instanceof RedfishConnectionError
+      error instanceof RedfishConnectionError ||
+      error instanceof RedfishAbortedError
     ) {
       return error;
     }
     const code = errorCode(error);
     const what = `${method} ${path}`;
+    // The caller's abort, not the request timeout (both end the request through its signal).
+    if (signal?.aborted) return this.abortedError(what, signal, error);
     if (code === "UND_ERR_CONNECT_TIMEOUT") {
       return new RedfishTimeoutError(this.displayAddress, "connect", this.connectTimeoutMs, what, {
         cause: error,

@@ -99,6 +99,24 @@ export class RedfishTimeoutError extends RacksmithError {
   }
 }
 
+/**
+ * The caller aborted the request through an `AbortSignal` (the client's or the request's own): an
+ * exploration's deadline, a shutdown. Whether a request already sent took effect on the BMC is unknown.
+ */
+export class RedfishAbortedError extends RacksmithError {
+  constructor(
+    readonly endpoint: string,
+    what: string,
+    reason: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super("redfish_aborted", "ABORTED", `${what} on ${endpoint}: aborted${reason ? ` (${reason})` : ""}`, {
+      cause: options.cause,
+      details: { endpoint, reason },
+    });
+  }
+}
+
 /** The BMC answered 2xx but the body is not JSON, or not a JSON object. */
 export class RedfishMalformedResponseError extends RacksmithError {
   constructor(

@@ -13,6 +13,7 @@ export { BmcConnectionPool, sharedBmcConnectionPool, type TlsOptions } from "./c
 export {
   extendedInfoOf,
   PasswordChangeRequiredError,
+  RedfishAbortedError,
   RedfishConnectionError,
   RedfishHttpError,
   RedfishMalformedResponseError,

@@ -16,12 +16,29 @@ export class Semaphore {
     return this.waiters.length;
   }
 
-  async acquire(): Promise<() => void> {
+  /**
+   * Waits for a slot and returns its release. When `signal` fires first, the waiter leaves the queue and the
+   * promise rejects with the signal's reason (no slot is taken).
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted();
     if (this.held < this.capacity) {
       this.held++;
     } else {
       // The releasing holder hands its slot over directly, so `held` never dips and no one can jump the queue.
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          const index = this.waiters.indexOf(waiter);
+          if (index >= 0) this.waiters.splice(index, 1);
+          reject(signal?.reason);
+        };
+        const waiter = () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        this.waiters.push(waiter);
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
     }
     let released = false;
     return () => {

@@ -111,7 +111,10 @@ export async function waitForTask(
     if (remaining <= 0) {
       throw new RedfishTimeoutError(client.displayAddress, "task", timeoutMs, `waiting for task ${location}`);
     }
-    await sleep(Math.min(delay, remaining));
+    // An aborted client ends the wait at once: its next poll fails with RedfishAbortedError.
+    await sleep(Math.min(delay, remaining), undefined, client.signal ? { signal: client.signal } : {}).catch(
+      () => undefined,
+    );
     delay = Math.min(maxPollMs, delay * 2);
   }
 }

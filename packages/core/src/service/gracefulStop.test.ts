@@ -1,6 +1,14 @@
 import { connect, type Socket } from "node:net";
+import {
+  credentials,
+  type GrpcObject,
+  Metadata,
+  type ServiceClientConstructor,
+  type ServiceError,
+} from "@grpc/grpc-js";
 import { Agent, request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadRacksmithProto } from "../api/index.js";
 import { DEFAULT_CONFIG, type LoadedConfig } from "../config/index.js";
 import { silentLogger } from "../logging/index.js";
 import type { ServiceFeature } from "./feature.js";
@@ -141,5 +149,58 @@ describe("stopping the service with a keep-alive request in flight", () => {
     expect(took).toBeGreaterThanOrEqual(200);
     expect(await inFlight).toBeInstanceOf(Error);
     slow.release.open();
+  });
+});
+
+/** A gRPC method (the inventory's ListExpectedMachines) that never answers until released. */
+function hangingGrpcFeature() {
+  const entered = latch();
+  const feature: ServiceFeature = {
+    name: "hanging-grpc",
+    setup: async () => ({
+      grpc: [
+        {
+          protoFile: "racksmith/v1/inventory.proto",
+          serviceName: "racksmith.v1.Inventory",
+          handlers: { ListExpectedMachines: () => entered.open() },
+        },
+      ],
+    }),
+  };
+  return { feature, entered };
+}
+
+describe("stopping the service with a gRPC call in flight", () => {
+  it("cancels a call still running after the grace period (engine.shutdownGraceMs)", async () => {
+    const hanging = hangingGrpcFeature();
+    const service = await startService({
+      config: config(200),
+      logger: silentLogger,
+      features: [hanging.feature],
+      inMemoryDatabase: true,
+    });
+    const proto = loadRacksmithProto(["racksmith/v1/inventory.proto"]).grpc as unknown as GrpcObject;
+    const Inventory = ((proto.racksmith as GrpcObject).v1 as GrpcObject)
+      .Inventory as ServiceClientConstructor;
+    const client = new Inventory(`127.0.0.1:${service.grpc.port}`, credentials.createInsecure());
+    try {
+      const call = new Promise<ServiceError | null>((resolve) =>
+        (
+          client.ListExpectedMachines as (
+            r: object,
+            m: Metadata,
+            cb: (e: ServiceError | null) => void,
+          ) => void
+        )({}, new Metadata(), (error) => resolve(error)),
+      );
+      await hanging.entered.promise;
+      const took = await within(service.stop(), 5_000);
+      expect(took, "stop() with a gRPC call that never finishes").not.toBe("still waiting");
+      expect(took).toBeGreaterThanOrEqual(200);
+      expect((await call)?.code).toEqual(expect.any(Number));
+    } finally {
+      client.close();
+      await service.stop();
+    }
   });
 });

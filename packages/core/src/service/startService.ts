@@ -1,13 +1,13 @@
 import { resolve } from "node:path";
 import { ServerCredentials } from "@grpc/grpc-js";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { createGrpcServer, createRestServer, RACKSMITH_SERVICE } from "../api/index.js";
+import { createGrpcServer, createRestServer, RACKSMITH_SERVICE, shutdownGrpcServer } from "../api/index.js";
 import type { LoadedConfig } from "../config/index.js";
 import { type Database, migrate, openDatabase } from "../db/index.js";
 import type { Logger } from "../logging/index.js";
 import { childLogger } from "../logging/index.js";
 import { createPluginHost, type PluginHost } from "../plugins/index.js";
-import { StateEngine, type StateMachine } from "../state/index.js";
+import { DEFAULT_ENGINE_CONFIG, StateEngine, type StateMachine } from "../state/index.js";
 import { CORE_VERSION, PLUGIN_API_VERSION } from "../version.js";
 import { engineApiContext } from "./engineApiContext.js";
 import type { FeatureRuntime, ServiceFeature } from "./feature.js";
@@ -126,11 +126,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       }),
     });
 
+    // Calls in flight get the grace the engine gives its handlers: one knob bounds how long stop() waits.
+    const shutdownGraceMs = config.engine.shutdownGraceMs ?? DEFAULT_ENGINE_CONFIG.shutdownGraceMs;
     const rest = await createRestServer(
       context,
       runtimes.flatMap((runtime) => (runtime.rest ? [runtime.rest] : [])),
-      // Requests in flight get the grace the engine gives its handlers: one knob bounds how long stop() waits.
-      { closeGraceMs: config.engine.shutdownGraceMs },
+      { closeGraceMs: shutdownGraceMs },
     );
     cleanups.push(() => rest.close());
     await rest.listen({ host: http.host, port: http.port });
@@ -147,7 +148,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         (error, port) => (error ? fail(error) : done(port)),
       ),
     );
-    cleanups.push(() => new Promise<void>((done) => grpcApi.server.tryShutdown(() => done())));
+    cleanups.push(() => shutdownGrpcServer(grpcApi.server, shutdownGraceMs));
     const grpcBound = { host: grpc.host, port: grpcPort };
 
     await engine.start();

@@ -241,6 +241,35 @@ describe("state", () => {
     }
   });
 
+  it("locks every BMC's account after the scenario's lockout threshold of bad logins", async () => {
+    const locking = await startFleet({
+      scenario: {
+        ...generateScenario({ hosts: 1, models: ALL_HOST_MODELS.slice(0, 1) }),
+        lockout: { threshold: 2 },
+      },
+    });
+    try {
+      for (const bmc of locking.bmcs) {
+        const wrong = { username: bmc.credentials.username, password: "not-the-password" };
+        const systems = (credentials: typeof wrong) =>
+          bmc.handle({
+            method: "GET",
+            path: "/redfish/v1/Systems",
+            headers: { authorization: basic(credentials) },
+          });
+        expect((await systems(wrong)).status).toBe(401);
+        expect((await systems(wrong)).status).toBe(401);
+        expect({ bmc: bmc.id, status: (await systems(bmc.credentials)).status }).toEqual({
+          bmc: bmc.id,
+          status: 401,
+        });
+        expect((await bmc.service()).state.lockouts).toHaveLength(1);
+      }
+    } finally {
+      await locking.stop();
+    }
+  });
+
   it("keeps each BMC's state its own: powering one host off leaves its twin on", async () => {
     const [a, b] = clean("host").filter((bmc) => bmc.model === "poweredge-r750");
     if (!a?.address || !b?.address) throw new Error("two clean R750s needed");

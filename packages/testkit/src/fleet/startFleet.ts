@@ -108,7 +108,9 @@ export class Fleet {
   static async start(options: StartFleetOptions): Promise<Fleet> {
     const plan = options.plan ?? (await planOf(options));
     const tls = options.tls ? await createSelfSignedCertificate() : undefined;
-    const fleet = new Fleet(plan, tls, options.logger ?? silentLogger, options.service ?? {});
+    // The scenario's lockout applies unless the caller's service options say otherwise.
+    const service = { ...(plan.lockout ? { lockout: plan.lockout } : {}), ...options.service };
+    const fleet = new Fleet(plan, tls, options.logger ?? silentLogger, service);
     try {
       await fleet.open(listenAddress(options.listen), options.portPerBmc === true);
     } catch (error) {

@@ -113,6 +113,21 @@ export function createGrpcServer(context: ApiContext, modules: readonly GrpcServ
   return { server, health };
 }
 
+/**
+ * Stops the gRPC server gracefully: no new calls, calls in flight may finish, but for `graceMs` at most —
+ * then they are cancelled, so a hung call never holds the service's stop.
+ */
+export function shutdownGrpcServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((done) => {
+    const force = setTimeout(() => server.forceShutdown(), graceMs);
+    force.unref();
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      done();
+    });
+  });
+}
+
 /** `racksmith.v1.Inventory` → the loaded service's definition. */
 function serviceDefinition(root: object, serviceName: string): ServiceDefinition {
   const found = serviceName

@@ -3,6 +3,9 @@ import type { AddressInfo } from "node:net";
 
 export type FakeBmcFault = "none" | "slow" | "malformed" | "http500";
 
+/** Delay before a request is handled (ms): one figure for every request, or per request. */
+export type FakeBmcLatency = number | ((request: { method: string; path: string }) => number);
+
 export interface FakeBmcOptions {
   username?: string;
   password: string;
@@ -14,6 +17,11 @@ export interface FakeBmcOptions {
   /** Answer a password change with 400 (a password policy refusing it). */
   refusePasswordChange?: boolean;
   fault?: FakeBmcFault;
+  /**
+   * Handle each request this long after it arrives (a slow BMC): the request takes effect then, even when
+   * the client has given up on it meanwhile (a password change still happens), but its answer is lost.
+   */
+  latencyMs?: FakeBmcLatency;
 }
 
 const ACCOUNT = "/redfish/v1/AccountService/Accounts/1";
@@ -21,14 +29,22 @@ const ACCOUNT = "/redfish/v1/AccountService/Accounts/1";
 /**
  * A small stateful Redfish BMC for the explorer's tests: one system, one account whose password can be
  * changed (PATCH), power on through ComputerSystem.Reset, Basic authentication counting refused logins, the
- * PasswordChangeRequired flow, and faults (never answering, malformed JSON, HTTP 500).
+ * PasswordChangeRequired flow, faults (never answering, malformed JSON, HTTP 500) and latency.
  */
 export class FakeRedfishBmc {
   password: string;
   power: "On" | "Off";
   passwordChangeRequired: boolean;
+  /** Settable while running (a BMC that becomes fast again). */
+  latencyMs: FakeBmcLatency;
   refusedLogins = 0;
   passwordChanges = 0;
+  /** Requests received. */
+  requests = 0;
+  /** Requests whose client went away before the answer (aborted or timed out). */
+  abandonedRequests = 0;
+  inFlight = 0;
+  private readonly pending = new Set<NodeJS.Timeout>();
   private constructor(
     private readonly server: Server,
     readonly address: string,
@@ -37,6 +53,7 @@ export class FakeRedfishBmc {
     this.password = options.password;
     this.power = options.power ?? "On";
     this.passwordChangeRequired = options.passwordChangeRequired ?? false;
+    this.latencyMs = options.latencyMs ?? 0;
   }
 
   static async start(options: FakeBmcOptions): Promise<FakeRedfishBmc> {
@@ -44,7 +61,7 @@ export class FakeRedfishBmc {
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => bmc?.handle(request, Buffer.concat(chunks).toString(), response));
+      request.on("end", () => bmc?.receive(request, Buffer.concat(chunks).toString(), response));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     bmc = new FakeRedfishBmc(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, options);
@@ -61,8 +78,30 @@ export class FakeRedfishBmc {
   }
 
   async stop(): Promise<void> {
+    for (const timer of this.pending) clearTimeout(timer);
+    this.pending.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private receive(request: IncomingMessage, body: string, response: ServerResponse): void {
+    this.requests++;
+    this.inFlight++;
+    response.on("close", () => {
+      this.inFlight--;
+      if (!response.writableFinished) this.abandonedRequests++;
+    });
+    const path = (request.url ?? "/").split("?")[0] ?? "";
+    const latency =
+      typeof this.latencyMs === "function"
+        ? this.latencyMs({ method: request.method ?? "GET", path })
+        : this.latencyMs;
+    if (latency <= 0) return void this.handle(request, body, response);
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      this.handle(request, body, response);
+    }, latency);
+    this.pending.add(timer);
   }
 
   private handle(request: IncomingMessage, body: string, response: ServerResponse): void {
@@ -183,6 +222,7 @@ function json(response: ServerResponse, status: number, body: object): void {
 }
 
 function send(response: ServerResponse, status: number, text: string): void {
+  if (response.destroyed) return; // the client gave up on it
   response.writeHead(status, text ? { "Content-Type": "application/json" } : {});
   response.end(text);
 }

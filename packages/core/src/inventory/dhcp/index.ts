@@ -1,2 +1,3 @@
+export { notifyBmcEndpointsChanged } from "./endpointsChanged.js";
 export { DhcpLeaseStore } from "./leaseStore.js";
 export { preferredAddress } from "./poolStart.js";

@@ -7,6 +7,7 @@ import { DhcpPoolExhaustedError } from "../errors.js";
 import { type Ipv4Pool, numberToIpv4 } from "../ipv4.js";
 import { requireMac } from "../requireMac.js";
 import type { DhcpLeasesTable } from "../tables.js";
+import { notifyBmcEndpointsChanged } from "./endpointsChanged.js";
 import { preferredAddress } from "./poolStart.js";
 
 type LeaseRow = Selectable<DhcpLeasesTable>;
@@ -32,7 +33,8 @@ function optionalText(value: unknown, field: string): string | null {
 
 /**
  * DHCP leases for BMC MACs. An expected machine's static address wins; otherwise a MAC keeps its pool
- * address for good, and a new MAC gets the first free address from a point its MAC hashes to.
+ * address for good, and a new MAC gets the first free address from a point its MAC hashes to. A MAC's first
+ * lease, or a lease at a new address, is announced on `BMC_ENDPOINTS_CHANGED_TOPIC` (a renewal is not).
  */
 export class DhcpLeaseStore {
   constructor(
@@ -92,6 +94,8 @@ export class DhcpLeaseStore {
         )
         .returningAll()
         .executeTakeFirstOrThrow();
+      // A new BMC or a new address for it is worth exploring soon; a plain renewal is not.
+      if (current?.address !== row.address) await notifyBmcEndpointsChanged(trx, this.database.schema, [mac]);
       return toLease(row);
     });
   }

@@ -7,6 +7,7 @@ import type {
   ExpectedMachine,
   ExpectedMachinesMode,
 } from "../contracts.js";
+import { notifyBmcEndpointsChanged } from "../dhcp/index.js";
 import {
   ExpectedMachineExistsError,
   ExpectedMachineNotFoundError,
@@ -45,7 +46,8 @@ function validOrThrow(input: unknown): ValidExpectedMachine {
 /**
  * Expected machines in the database, their factory passwords in the credential store. Every write is one
  * transaction; new passwords are stored before it commits (a failure rolls the rows back) and removed ones
- * after it commits (a rolled-back write never loses a password its row still names).
+ * after it commits (a rolled-back write never loses a password its row still names). A new static
+ * `bmcAddress` is announced on `BMC_ENDPOINTS_CHANGED_TOPIC` when the write commits.
  */
 export class ExpectedMachineStore {
   constructor(
@@ -80,6 +82,7 @@ export class ExpectedMachineStore {
       const [row] = await insertNew(trx, planned, new Date());
       if (!row) throw new ExpectedMachineExistsError(machine.bmcMac);
       await storeFactoryCredentials(planned, this.credentials);
+      await notifyBmcEndpointsChanged(trx, this.database.schema, newStaticAddresses(planned, new Map()));
       return toExpectedMachine(row);
     });
   }
@@ -101,6 +104,7 @@ export class ExpectedMachineStore {
       const planned = await planFactoryCredentials([machine], stored, this.credentials);
       const [updated] = await upsert(trx, planned, new Date());
       await storeFactoryCredentials(planned, this.credentials);
+      await notifyBmcEndpointsChanged(trx, this.database.schema, newStaticAddresses(planned, stored));
       return { row: updated as ExpectedMachineRow, removed: removedLogins(planned) };
     });
     await removeFactoryCredentials(removed, this.credentials);
@@ -161,6 +165,7 @@ export class ExpectedMachineStore {
         await trx.deleteFrom("expected_machines").where("bmc_mac", "in", part).execute();
       }
       await storeFactoryCredentials(planned, this.credentials);
+      await notifyBmcEndpointsChanged(trx, this.database.schema, newStaticAddresses(planned, stored));
       return {
         deleted: obsolete.length,
         removed: [
@@ -174,18 +179,36 @@ export class ExpectedMachineStore {
   }
 }
 
+/** A stored machine's factory login and static address. */
+type StoredMachine = StoredFactoryLogin & { bmc_address: string | null };
+
+/** The written machines whose static address is new (a static address dropped leaves the DHCP lease's). */
+function newStaticAddresses(
+  planned: readonly PlannedMachine[],
+  stored: ReadonlyMap<string, StoredMachine>,
+): string[] {
+  return planned
+    .filter(
+      ({ machine }) =>
+        machine.bmcAddress !== null && machine.bmcAddress !== stored.get(machine.bmcMac)?.bmc_address,
+    )
+    .map(({ machine }) => machine.bmcMac);
+}
+
 function removedLogins(planned: readonly PlannedMachine[]): string[] {
   return planned.filter(({ change }) => change === "delete").map(({ machine }) => machine.bmcMac);
 }
 
-/** Stored factory logins by MAC (of these MACs, or of every machine). */
+/** Stored factory logins and static addresses by MAC (of these MACs, or of every machine). */
 async function storedLogins(
   trx: Transaction<RacksmithDatabase>,
   macs: string[] | undefined,
   options: { forUpdate?: boolean } = {},
-): Promise<Map<string, StoredFactoryLogin>> {
+): Promise<Map<string, StoredMachine>> {
   const select = () => {
-    const query = trx.selectFrom("expected_machines").select(["bmc_mac", "has_factory_password"]);
+    const query = trx
+      .selectFrom("expected_machines")
+      .select(["bmc_mac", "has_factory_password", "bmc_address"]);
     return options.forUpdate ? query.forUpdate() : query;
   };
   const rows = macs === undefined ? await select().execute() : [];

@@ -151,6 +151,7 @@ class FleetPlanner {
       discoveries,
       factoryDefaults,
       anomalies: this.anomalies,
+      lockout: this.scenario.lockout,
     };
   }
 

@@ -1,5 +1,5 @@
 import type { DhcpDiscovery, ExpectedMachineInput } from "@racksmith/core/server";
-import type { FaultRule, MockupCredentials } from "../../mockup/index.js";
+import type { FaultRule, MockupCredentials, MockupLockoutPolicy } from "../../mockup/index.js";
 import type { MockupTemplate } from "../catalog/index.js";
 import type { AnomalyKind } from "../scenario/index.js";
 
@@ -63,4 +63,6 @@ export interface FleetPlan {
   /** The factory account per vendor whose BMCs share one (the credential store's `factory-default`s). */
   readonly factoryDefaults: Readonly<Record<string, MockupCredentials>>;
   readonly anomalies: readonly FleetAnomaly[];
+  /** Every BMC locks an account after this many failed logins in a row (none when absent). */
+  readonly lockout: MockupLockoutPolicy | undefined;
 }

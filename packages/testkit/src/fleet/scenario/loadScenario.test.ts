@@ -51,6 +51,12 @@ describe("scenario validation names the key", () => {
       /anomalies\.slowish: is not a known key/,
     ],
     ["negative anomaly", { hosts: [HOST], anomalies: { slow: -1 } }, /anomalies\.slow: must be at least 0/],
+    ["lockout without threshold", { hosts: [HOST], lockout: {} }, /lockout: needs threshold/],
+    [
+      "lockout threshold 0",
+      { hosts: [HOST], lockout: { threshold: 0 } },
+      /lockout\.threshold: must be at least 1/,
+    ],
     [
       "anomaly target",
       { hosts: [HOST], anomalies: { slow: { count: 1, target: "bmc" } } },

@@ -32,6 +32,15 @@ export const FLEET_SCENARIO_SCHEMA: SchemaObject = {
   properties: {
     seed: { type: ["integer", "string"] },
     addressPool: { type: "string", pattern: "^\\d{1,3}(\\.\\d{1,3}){3}/\\d{1,2}$" },
+    lockout: {
+      type: "object",
+      additionalProperties: false,
+      required: ["threshold"],
+      properties: {
+        threshold: { type: "integer", minimum: 1 },
+        durationMs: { type: "integer", minimum: 0 },
+      },
+    },
     credentials: {
       type: "object",
       additionalProperties: {

@@ -93,4 +93,6 @@ export interface FleetScenario {
   credentials?: Record<string, VendorCredentials>;
   hosts: HostGroup[];
   anomalies?: Partial<Record<AnomalyKind, number | AnomalySpec>>;
+  /** Every BMC locks an account after `threshold` failed logins in a row, for `durationMs` (default 300 s). */
+  lockout?: { threshold: number; durationMs?: number };
 }
