@@ -107,10 +107,20 @@ describe.each(E2E_DATABASES.slice(0, 1))("BMCs that fail in different ways, on $
     }
     // Hosts whose own BMC or DPU failed wait; every other host is ingested in the same run.
     const affectedHosts = new Set(fleet.anomalies.map((anomaly) => anomaly.host));
-    const verdicts = (
-      await site.call<{ managedHosts: ManagedHostView[] }>("GET", "/api/v1/site-explorer/managed-hosts")
-    ).managedHosts;
     const healthy = fleet.bmcs.filter((bmc) => bmc.kind === "host" && !affectedHosts.has(bmc.id));
+    // Verdicts are stored once the run has paired everyone, after the last exploration.
+    const verdicts = await waitFor(
+      async () => {
+        const listed = (
+          await site.call<{ managedHosts: ManagedHostView[] }>("GET", "/api/v1/site-explorer/managed-hosts")
+        ).managedHosts;
+        const decided = healthy.every((host) =>
+          listed.some((verdict) => verdict.hostAddress === host.address),
+        );
+        return decided && listed;
+      },
+      { what: "the run's verdicts" },
+    );
     expect(healthy.length).toBeGreaterThan(0);
     for (const host of healthy) {
       const verdict = verdicts.find((candidate) => candidate.hostAddress === host.address);
