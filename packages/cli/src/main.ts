@@ -4,7 +4,11 @@ import { Command, CommanderError } from "commander";
 import { registerCredentialCommands } from "./commands/credentials.js";
 import { registerDriverCommands } from "./commands/drivers.js";
 import { registerExpectedMachineCommands } from "./commands/expectedMachines.js";
+import { registerHealthCommands } from "./commands/health.js";
+import { registerInstanceCommands } from "./commands/instances.js";
+import { registerLifecycleCommands } from "./commands/lifecycle.js";
 import { registerMockupCommand } from "./commands/mockup.js";
+import { registerMonitorCommand } from "./commands/monitor.js";
 import { registerRedfishCommand } from "./commands/redfish/index.js";
 import { registerServeCommands } from "./commands/serve.js";
 import { registerSimulateCommands } from "./commands/simulate.js";
@@ -41,6 +45,10 @@ function buildProgram(io: CliIo): Command {
   registerCredentialCommands(program, io);
   registerSiteExplorerCommands(program, io);
   registerSimulateCommands(program, io);
+  registerInstanceCommands(program, io);
+  registerLifecycleCommands(program, io);
+  registerHealthCommands(program, io);
+  registerMonitorCommand(program, io);
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.stdout.write(text),

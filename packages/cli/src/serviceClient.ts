@@ -18,7 +18,7 @@ export class ServiceError extends RacksmithError {}
 export class ServiceClient {
   readonly base: string;
 
-  constructor(server: string | undefined, io: CliIo) {
+  constructor(server: string | undefined, io: Pick<CliIo, "env">) {
     this.base = (server ?? io.env.RACKSMITH_SERVER ?? DEFAULT_SERVER).replace(/\/+$/, "");
   }
 

@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { silentLogger } from "@racksmith/core";
 import {
+  createSiteExplorerFeature,
   type EndpointDetail,
   type ExploreNowResult,
+  inventoryFeature,
   loadConfig,
   type MachineDetail,
   type ManagedHostView,
@@ -163,6 +165,8 @@ describe("racksmith site-explorer and machine (a service exploring mockup BMCs o
       overrides: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" },
       inMemoryDatabase: true,
       logger: silentLogger,
+      // The explorer alone: ingested hosts rest in `created` (the lifecycle has tests of its own).
+      features: [inventoryFeature, createSiteExplorerFeature({ standaloneLifecycle: true })],
     });
     server = ["--server", `http://127.0.0.1:${service.http.port}`];
     expect((await run("expected-machine", "import", "machines.json")).code).toBe(0);

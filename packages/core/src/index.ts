@@ -6,6 +6,9 @@ import "reflect-metadata";
 
 export * from "./drivers/index.js";
 export * from "./errors/index.js";
+export * from "./fabric/infiniband/index.js";
+export * from "./fabric/nvlink/index.js";
+export * from "./health/index.js";
 export {
   childLogger,
   type Logger,
@@ -20,6 +23,8 @@ export {
   type PluginManifest,
   type PluginRegistry,
 } from "./plugins/manifest.js";
+export { collectRegistrations, type PluginRegistrations } from "./plugins/recordingRegistry.js";
 export * from "./redfish/index.js";
 export * from "./standard/index.js";
+export * from "./validation/index.js";
 export { CORE_VERSION, PLUGIN_API_VERSION } from "./version.js";

@@ -1,5 +1,5 @@
 import type { ServiceProbe, ServiceRoot } from "@racksmith/core";
-import { redfishStandardDriver } from "@racksmith/core";
+import { collectRegistrations, redfishStandardDriver } from "@racksmith/core";
 import { describe, expect, it } from "vitest";
 import plugin, { dellDriver } from "../src/index.js";
 
@@ -86,9 +86,8 @@ describe("detect", () => {
 
 describe("the plugin", () => {
   it("registers the dell driver under its package name and version", async () => {
-    const registered: unknown[] = [];
-    await plugin.register({ bmcDriver: (definition) => void registered.push(definition) });
-    expect(registered).toEqual([dellDriver]);
+    const registered = await collectRegistrations(plugin);
+    expect(registered.bmcDrivers).toEqual([dellDriver]);
     const { version } = (await import("../package.json", { with: { type: "json" } })).default;
     expect(plugin).toMatchObject({ name: "@racksmith/driver-dell", version, apiVersion: 1 });
   });

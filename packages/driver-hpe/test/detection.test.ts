@@ -1,5 +1,11 @@
 import { readFileSync } from "node:fs";
-import { BMC_CAPABILITIES, redfishStandardDriver, type ServiceRoot, selectDriver } from "@racksmith/core";
+import {
+  BMC_CAPABILITIES,
+  collectRegistrations,
+  redfishStandardDriver,
+  type ServiceRoot,
+  selectDriver,
+} from "@racksmith/core";
 import { presentSharedVendors, sharedMockup } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import plugin, { detectHpe, hpeDriverDefinition } from "../src/index.js";
@@ -53,9 +59,8 @@ describe("detect", () => {
 });
 
 describe("the plugin", () => {
-  it("registers the hpe driver under its package name and version", () => {
-    const registered: unknown[] = [];
-    plugin.register({ bmcDriver: (definition) => void registered.push(definition) });
+  it("registers the hpe driver under its package name and version", async () => {
+    const registered = (await collectRegistrations(plugin)).bmcDrivers;
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     expect(plugin).toMatchObject({ name: "@racksmith/driver-hpe", apiVersion: 1, version });
     expect(registered).toEqual([hpeDriverDefinition]);

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import {
   type BmcDriverDefinition,
+  collectRegistrations,
   probeService,
   RedfishClient,
   redfishStandardDriver,
@@ -19,7 +20,7 @@ import { describe, expect, it } from "vitest";
 // Every vendor driver loaded together, as an operator with all of them in racksmith.yaml would have.
 const drivers: BmcDriverDefinition[] = [];
 for (const plugin of [dell, hpe, lenovo, supermicro, nvidiaDpu]) {
-  await plugin.register({ bmcDriver: (definition) => void drivers.push(definition) });
+  drivers.push(...(await collectRegistrations(plugin)).bmcDrivers);
 }
 
 const require = createRequire(import.meta.url);

@@ -2,6 +2,7 @@ import {
   BmcConnectionPool,
   type BmcDriverDefinition,
   type ConnectedBmc,
+  collectRegistrations,
   connectBmc,
   type ExplorationReport,
   normalizeMac,
@@ -25,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Every vendor driver loaded together, as an operator with all of them in racksmith.yaml would have.
 const drivers: BmcDriverDefinition[] = [];
 for (const plugin of [dell, hpe, lenovo, supermicro, nvidiaDpu]) {
-  await plugin.register({ bmcDriver: (definition) => void drivers.push(definition) });
+  drivers.push(...(await collectRegistrations(plugin)).bmcDrivers);
 }
 
 // One fleet for the file: each host model twice with its DPU, one host's DPU in NIC mode.

@@ -131,10 +131,11 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
       const dpu = dpuOf(host);
       const hostId = hostIdOf(host);
       const dpuId = machineIdFor("dpu", dpu.serial);
+      // The lifecycle takes over at once; without agents in this test, hosts stop in DPU bring-up.
       expect(byId.get(hostId)).toEqual({
         id: hostId,
         kind: "host",
-        state: "created",
+        state: expect.stringMatching(/^(created|dpuDiscovering|dpuInit)$/),
         bmcAddress: host.address,
         bmcMac: host.mac,
         serial: chassisSerialOf(host),
@@ -143,7 +144,7 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
       expect(byId.get(dpuId)).toEqual({
         id: dpuId,
         kind: "dpu",
-        state: "created",
+        state: byId.get(hostId)?.state,
         bmcAddress: dpu.address,
         bmcMac: dpu.mac,
         serial: dpu.serial,
@@ -169,11 +170,16 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
       { what: "two more exploration runs after the restart", timeoutMs: 120_000 },
     );
     const after = await cli<MachineView[]>("machine", "list");
-    expect(after).toEqual(before);
+    // The same machines (their lifecycle states move on, so they are left out of the comparison).
+    const identities = (machines: MachineView[]) =>
+      machines.map(({ state: _state, ...identity }) => identity);
+    expect(identities(after)).toEqual(identities(before));
     const sample = goodHosts().slice(0, 5);
     for (const host of sample) {
       const shown = await cli<MachineDetail>("machine", "show", hostIdOf(host));
-      expect(shown.history.map((entry) => [entry.state, entry.version])).toEqual([["created", 1]]);
+      // Created once: a second ingestion would have started a second history at `created`.
+      const created = shown.history.filter((entry) => entry.state === "created");
+      expect(created.map((entry) => [entry.state, entry.version])).toEqual([["created", 1]]);
     }
   }, 150_000);
 

@@ -10,5 +10,6 @@ import { fileURLToPath } from "node:url";
 
 /** The bundled example mockup: a generic DMTF-standard server (one system, manager and chassis). */
 export const EXAMPLE_MOCKUP: string = fileURLToPath(new URL("../mockups/example", import.meta.url));
+export * from "./agents/index.js";
 export * from "./fleet/index.js";
 export * from "./sharedMockups/index.js";

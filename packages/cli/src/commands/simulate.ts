@@ -1,16 +1,16 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import type { DhcpLease, ExpectedMachineRowResult } from "@racksmith/core/server";
+import type { ExpectedMachineRowResult } from "@racksmith/core/server";
 import { expectedMachinesCsv, type Fleet, startFleet } from "@racksmith/testkit";
 import type { Command } from "commander";
 import { ReportedFailure, UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { renderTable } from "../output/table.js";
 import { addServerFlags, ServiceClient, ServiceError } from "../serviceClient.js";
+import { type Registration, registerFleet } from "../simulation/index.js";
+import { registerSiteSimulation } from "./simulateSite.js";
 
 const DEFAULT_LISTEN = "127.0.0.1:8700";
-/** DHCP discoveries sent at once: fast for thousands of BMCs, gentle on the service. */
-const DISCOVERY_CONCURRENCY = 8;
 
 interface FleetFlags {
   scenario: string;
@@ -22,14 +22,11 @@ interface FleetFlags {
   json?: boolean;
 }
 
-interface Registration {
-  server: string;
-  expectedMachines: number;
-  discoveries: number;
-}
-
 export function registerSimulateCommands(program: Command, io: CliIo): void {
-  const simulate = program.command("simulate").description("simulate hardware for Racksmith to find");
+  const simulate = program
+    .command("simulate")
+    .description("simulate a whole site (--hosts N), or hardware for a running service to find (fleet)");
+  registerSiteSimulation(simulate, io);
   addServerFlags(
     simulate
       .command("fleet")
@@ -64,7 +61,8 @@ export function registerSimulateCommands(program: Command, io: CliIo): void {
           registered: registration ?? null,
           out: out ?? null,
         });
-        printSummary(io, summary, flags.json === true);
+        // `simulate` has a --json of its own, which commander fills when both could take it.
+        printSummary(io, summary, flags.json === true || simulate.opts().json === true);
         await io.untilStopped();
       } finally {
         await fleet.stop();
@@ -84,17 +82,10 @@ function listenFlag(value: string): { host: string; port: number } {
   return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
 }
 
-/**
- * Registers the fleet as an operator and a DHCP relay would: the expected machines in one batch (all or
- * nothing), then one discovery per BMC; the address the service hands out becomes the BMC's address.
- */
+/** Registers the fleet; a rejected batch is shown row by row (nothing was registered). */
 async function register(fleet: Fleet, service: ServiceClient, io: CliIo): Promise<Registration> {
-  let applied: number;
   try {
-    ({ applied } = await service.request<{ applied: number }>("POST", "/api/v1/expected-machines/batch", {
-      machines: fleet.expectedMachines,
-      mode: "add",
-    }));
+    return await registerFleet(fleet, service.base);
   } catch (error) {
     if (error instanceof ServiceError && error.code === "expected_machines_rejected") {
       const results = (error.details.results ?? []) as ExpectedMachineRowResult[];
@@ -112,15 +103,6 @@ async function register(fleet: Fleet, service: ServiceClient, io: CliIo): Promis
     }
     throw error;
   }
-  const queue = [...fleet.discoveries];
-  const workers = Array.from({ length: Math.min(DISCOVERY_CONCURRENCY, queue.length) }, async () => {
-    for (let discovery = queue.shift(); discovery; discovery = queue.shift()) {
-      const lease = await service.request<DhcpLease>("POST", "/api/v1/dhcp/discover", discovery);
-      fleet.assign(lease.address, discovery.mac);
-    }
-  });
-  await Promise.all(workers);
-  return { server: service.base, expectedMachines: applied, discoveries: fleet.discoveries.length };
 }
 
 /**

@@ -8,11 +8,23 @@ import type {
   ManagedHostView,
 } from "@racksmith/core/server";
 import type { Command } from "commander";
-import { ReportedFailure } from "../errors.js";
+import { ReportedFailure, UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { printOutput } from "../output/print.js";
 import { renderRecord } from "../output/table.js";
 import { addServerFlags, ServiceClient } from "../serviceClient.js";
+import {
+  type MachineHistoryEntry,
+  type MachineLifecycle,
+  renderHistoryTable,
+  renderLifecycleBlock,
+} from "./machineLifecycle.js";
+
+/** `GET /api/v1/machines/:id`: the detail with its lifecycle block and labelled history. */
+type MachineShow = Omit<MachineDetail, "lifecycle" | "history"> & {
+  lifecycle?: MachineLifecycle | null;
+  history: MachineHistoryEntry[];
+};
 
 interface ServerFlags {
   server?: string;
@@ -191,16 +203,53 @@ export function registerSiteExplorerCommands(program: Command, io: CliIo): void 
   );
 
   addServerFlags(
-    machine.command("show").description("one machine with its lifecycle history").argument("<id>"),
-  ).action(async (id: string, flags: ServerFlags) => {
-    const detail = await new ServiceClient(flags.server, io).get<MachineDetail>(
+    machine
+      .command("show")
+      .description("one machine with its lifecycle (state, time in state, SLA, last outcome, failure)")
+      .argument("<id>")
+      .option("--history", "also the lifecycle history as a table (version, entered at, state label)"),
+  ).action(async (id: string, flags: ServerFlags & { history?: boolean }) => {
+    const detail = await new ServiceClient(flags.server, io).get<MachineShow>(
       `/api/v1/machines/${encodeURIComponent(id)}`,
     );
-    const { history, ...rest } = detail;
-    const human = renderRecord({
-      ...rest,
-      history: history.map((entry) => `${entry.enteredAt} ${entry.state} (v${entry.version})`),
-    });
+    const { history, lifecycle, ...rest } = detail;
+    // Without --history the compact one-line history stays as it always was; with it, the table replaces it.
+    const human =
+      renderRecord({
+        ...rest,
+        ...(flags.history
+          ? {}
+          : { history: history.map((entry) => `${entry.enteredAt} ${entry.state} (v${entry.version})`) }),
+      }) +
+      renderLifecycleBlock(lifecycle) +
+      (flags.history ? renderHistoryTable(history) : "");
     printOutput(io, { kind: "record", value: detail, human }, Boolean(flags.json));
+  });
+
+  addServerFlags(
+    machine
+      .command("force-delete")
+      .description(
+        "remove a machine whatever its state (needs --yes): it leaves the lifecycle and the inventory",
+      )
+      .argument("<id>")
+      .option("--yes", "confirm: the machine is deleted whatever it is doing"),
+  ).action(async (id: string, flags: ServerFlags & { yes?: boolean }) => {
+    // No interactive prompt: an explicit flag is what scripts and people both can give.
+    if (!flags.yes)
+      throw new UsageError(`force-delete removes ${id} whatever its state; add --yes to confirm`);
+    const result = await new ServiceClient(flags.server, io).request<{ hostId: string }>(
+      "POST",
+      `/api/v1/machines/${encodeURIComponent(id)}/force-delete`,
+    );
+    printOutput(
+      io,
+      {
+        kind: "message",
+        text: `force deletion of ${result.hostId} requested: the lifecycle removes it shortly`,
+        json: result,
+      },
+      Boolean(flags.json),
+    );
   });
 }

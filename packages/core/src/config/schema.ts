@@ -1,6 +1,9 @@
 import type { SchemaObject } from "ajv";
 import { SITE_EXPLORER_CONFIG_SCHEMA, type SiteExplorerConfig } from "../explorer/configSchema.js";
+import { MONITOR_CONFIG_SCHEMA, type MonitorConfig } from "../health/monitor/config.js";
+import { HEALTH_CONFIG_SCHEMA, type HealthConfig } from "../health/service/config.js";
 import { INVENTORY_CONFIG_SCHEMA, type InventoryConfig } from "../inventory/configSchema.js";
+import { LIFECYCLE_CONFIG_SCHEMA, type LifecycleConfig } from "../lifecycle/config.js";
 import { DEFAULT_ENGINE_CONFIG, ENGINE_CONFIG_SCHEMA, type EngineConfig } from "../state/index.js";
 
 /** `host:port`, `[ipv6]:port` or `:port` (all interfaces). */
@@ -84,6 +87,9 @@ export const configSchema: SchemaObject = {
     engine: { ...ENGINE_CONFIG_SCHEMA, description: "State engine timing and concurrency.", default: {} },
     inventory: INVENTORY_CONFIG_SCHEMA,
     siteExplorer: SITE_EXPLORER_CONFIG_SCHEMA,
+    lifecycle: LIFECYCLE_CONFIG_SCHEMA,
+    monitor: MONITOR_CONFIG_SCHEMA,
+    health: HEALTH_CONFIG_SCHEMA,
     log: {
       description: "Structured JSON logs on standard output.",
       type: "object",
@@ -109,6 +115,9 @@ export interface RacksmithConfig {
   engine: Partial<EngineConfig>;
   inventory: InventoryConfig;
   siteExplorer: SiteExplorerConfig;
+  lifecycle: LifecycleConfig;
+  monitor: MonitorConfig;
+  health: HealthConfig;
   log: { level: LogLevel };
 }
 
@@ -120,5 +129,8 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   engine: { ...DEFAULT_ENGINE_CONFIG },
   inventory: {},
   siteExplorer: {},
+  lifecycle: {},
+  monitor: {},
+  health: {},
   log: { level: "info" },
 };

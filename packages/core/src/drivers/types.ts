@@ -139,6 +139,9 @@ export interface SensorReading {
     upperCritical?: number;
     lowerCaution?: number;
     upperCaution?: number;
+    /** Beyond these the hardware may be damaged; the monitor treats them like critical thresholds. */
+    lowerFatal?: number;
+    upperFatal?: number;
     rangeMin?: number;
     rangeMax?: number;
   };

@@ -66,7 +66,7 @@ describe("the site explorer feature in the service", () => {
       config,
       logger: silentLogger,
       inMemoryDatabase: true,
-      features: [createSiteExplorerFeature({ inventory: async () => inventory })],
+      features: [createSiteExplorerFeature({ inventory: async () => inventory, standaloneLifecycle: true })],
     });
     base = `http://127.0.0.1:${service.http.port}`;
   });
@@ -143,7 +143,8 @@ describe("the site explorer feature in the service", () => {
       id: hostId,
       vendor: "Contoso",
       model: "Fake 1U",
-      history: [{ state: "created", version: 1 }],
+      history: [{ state: "created", label: "created", version: 1 }],
+      lifecycle: { stateLabel: "created", state: { state: "created" }, failure: null },
     });
   });
 
@@ -222,19 +223,22 @@ describe("the site explorer feature in the service", () => {
         address: host.address,
       });
       expect(JSON.parse(detail.reportJson).systems[0].serialNumber).toBe("SER-1");
-      const machine = await call<{ id: string; kind: string; state: string; history: unknown[] }>(
-        machines,
-        "GetMachine",
-        {
-          id: hostId,
-        },
-      );
+      const machine = await call<{
+        id: string;
+        kind: string;
+        state: string;
+        history: unknown[];
+        lifecycleJson: string;
+      }>(machines, "GetMachine", {
+        id: hostId,
+      });
       expect(machine).toMatchObject({
         id: hostId,
         kind: "host",
         state: "created",
-        history: [expect.objectContaining({ state: "created" })],
+        history: [expect.objectContaining({ state: "created", label: "created" })],
       });
+      expect(JSON.parse(machine.lifecycleJson)).toMatchObject({ stateLabel: "created", failure: null });
       await expect(call(machines, "GetMachine", { id: "nope" })).rejects.toMatchObject({ code: 5 });
       await expect(call(explorer, "ReExplore", { address: "" })).rejects.toMatchObject({ code: 3 });
     } finally {

@@ -18,18 +18,23 @@ export interface SiteExplorerFeatureOptions {
   inventory?: (context: FeatureContext) => Promise<InventoryReader>;
   /** Wait between the inventory announcing new BMC endpoints and the run exploring them (default 5,000 ms). */
   newEndpointDelayMs?: number;
+  /**
+   * Also run a stand-in managed-host machine that leaves ingested hosts in `created`: for running the explorer
+   * without the lifecycle feature (which owns the managed-host machine).
+   */
+  standaloneLifecycle?: boolean;
 }
 
-/** The site explorer feature: exploration loop, pairing, ingestion, its APIs, and the managed-host machine. */
+/** The site explorer feature: exploration loop, pairing, ingestion and its APIs. */
 export function createSiteExplorerFeature(options: SiteExplorerFeatureOptions = {}): ServiceFeature {
   return {
     name: "site-explorer",
-    machines: () => [managedHostMachine()],
+    machines: () => (options.standaloneLifecycle ? [managedHostMachine()] : []),
     async setup(context) {
       const config = resolveSiteExplorerConfig(context.config.config.siteExplorer);
       const inventory = await (options.inventory ?? openInventory)(context);
       const connector = createBmcConnector(config, {
-        ca: readCaFile(config.bmc.caFile, context.config.baseDir),
+        ca: readBmcCaFile(config.bmc.caFile, context.config.baseDir),
         logger: context.logger,
       });
       const explorer = new EndpointExplorer({
@@ -78,7 +83,8 @@ export function createSiteExplorerFeature(options: SiteExplorerFeatureOptions = 
 /** The site explorer with the service's own inventory. */
 export const siteExplorerFeature: ServiceFeature = createSiteExplorerFeature();
 
-function readCaFile(caFile: string | undefined, baseDir: string): string | undefined {
+/** The PEM bundle `siteExplorer.bmc.caFile` names (relative to the config file), read once at startup. */
+export function readBmcCaFile(caFile: string | undefined, baseDir: string): string | undefined {
   if (!caFile) return undefined;
   const path = resolve(baseDir, caFile);
   try {

@@ -1,5 +1,6 @@
 export { MACHINES_SERVICE, SITE_EXPLORER_SERVICE } from "./api/index.js";
 export { BLUEFIELD_PART_NUMBER_PREFIXES, isBluefieldPartNumber } from "./bluefield.js";
+export { type BmcConnector, createBmcConnector } from "./bmcConnector.js";
 export {
   DEFAULT_SITE_EXPLORER_CONFIG,
   type ResolvedSiteExplorerConfig,
@@ -7,6 +8,7 @@ export {
   SITE_EXPLORER_CONFIG_SCHEMA,
   type SiteExplorerConfig,
 } from "./configSchema.js";
+export { credentialCandidates } from "./credentialCandidates.js";
 export { EndpointNotFoundError, MachineNotFoundError } from "./errors.js";
 export {
   EXPLORATION_FAILURE_CODES,
@@ -16,6 +18,7 @@ export {
 export { SITE_EXPLORER_WORK_LOCK } from "./explorationLoop.js";
 export {
   createSiteExplorerFeature,
+  readBmcCaFile,
   type SiteExplorerFeatureOptions,
   siteExplorerFeature,
 } from "./feature.js";
@@ -27,10 +30,9 @@ export {
   type IngestionStatus,
 } from "./ingestion.js";
 export { type MachineKind, machineIdFor } from "./machineIds.js";
-export { MANAGED_HOST_OBJECT_TYPE } from "./machineStore.js";
+export { MANAGED_HOST_OBJECT_TYPE, type MachineRow } from "./machineStore.js";
 export {
   MANAGED_HOST_INITIAL_STATE,
-  type ManagedHostState,
   managedHostMachine,
 } from "./managedHostMachine.js";
 export {

@@ -1,14 +1,14 @@
 import { defineStateMachine, doNothing, type StateMachine } from "../state/index.js";
 import { MANAGED_HOST_OBJECT_TYPE, type MachineRow } from "./machineStore.js";
 
-/** Where a new managed host starts; the lifecycle (a later issue) takes over from here. */
-export type ManagedHostState = { state: "created" };
+/** Where a new managed host starts; the managed-host lifecycle takes over from here. */
+export const MANAGED_HOST_INITIAL_STATE = { state: "created" } as const;
 
-export const MANAGED_HOST_INITIAL_STATE: ManagedHostState = { state: "created" };
+type CreatedOnly = typeof MANAGED_HOST_INITIAL_STATE;
 
-/** A placeholder lifecycle: ingested hosts rest in `created` until the managed-host lifecycle replaces it. */
-export function managedHostMachine(): StateMachine<ManagedHostState, MachineRow> {
-  return defineStateMachine<ManagedHostState, MachineRow>({
+/** A stand-in lifecycle for the explorer's own tests: ingested hosts rest in `created`. */
+export function managedHostMachine(): StateMachine<CreatedOnly, MachineRow> {
+  return defineStateMachine<CreatedOnly, MachineRow>({
     objectType: MANAGED_HOST_OBJECT_TYPE,
     load: (id, db) => db.selectFrom("machines").selectAll().where("id", "=", id).executeTakeFirst(),
     handlers: { created: () => doNothing() },

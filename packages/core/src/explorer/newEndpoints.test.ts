@@ -63,6 +63,7 @@ describe("a BMC found by DHCP (inventory and site explorer in one service)", () 
       features: [
         inventoryFeature,
         createSiteExplorerFeature({
+          standaloneLifecycle: true,
           inventory: (context) => openInventory({ ...context, credentials }),
           newEndpointDelayMs: 100,
         }),

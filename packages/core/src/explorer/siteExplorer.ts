@@ -14,6 +14,7 @@ import type { EndpointFinding } from "./findings.js";
 import { decideIngestion, INGESTION_STATUSES, type IngestionDecision } from "./ingestion.js";
 import { NO_AUTH_FAILURES } from "./lockout.js";
 import { machineIdFor } from "./machineIds.js";
+import { machineLifecycle } from "./machineLifecycle.js";
 import { MANAGED_HOST_OBJECT_TYPE, MachineStore, type NewMachine } from "./machineStore.js";
 import { MANAGED_HOST_INITIAL_STATE } from "./managedHostMachine.js";
 import type { ExplorerMetrics } from "./metrics.js";
@@ -169,11 +170,7 @@ export class SiteExplorer {
       model: row.model,
       hostFacingMac: row.host_facing_mac,
       createdAt: row.created_at.toISOString(),
-      history: (object?.history ?? []).map((entry) => ({
-        state: entry.state.state,
-        version: entry.version,
-        enteredAt: entry.enteredAt,
-      })),
+      ...machineLifecycle(object),
     };
   }
 

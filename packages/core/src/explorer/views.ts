@@ -77,12 +77,32 @@ export interface MachineView {
   host?: string;
 }
 
+/** The managed host's lifecycle as the machine detail shows it (derived from the engine's stored state). */
+export interface MachineLifecycleView {
+  stateLabel: string;
+  state: { state: string; [key: string]: unknown };
+  enteredAt: string;
+  timeInStateMs: number;
+  sla: { slaMs: number | null; aboveSla: boolean };
+  /** The engine's last stored outcome. */
+  outcome: {
+    kind: string;
+    reason?: string;
+    error?: { code: string; message: string };
+    at: string;
+  } | null;
+  /** The failure's details when the host is in `failed`. */
+  failure: Record<string, unknown> | null;
+}
+
 export interface MachineDetail extends MachineView {
   vendor: string | null;
   model: string | null;
   /** DPU: its pf0 MAC as the host sees it. */
   hostFacingMac: string | null;
   createdAt: string;
-  /** The managed host's lifecycle history, newest first. */
-  history: Array<{ state: string; version: number; enteredAt: string }>;
+  /** The managed host's lifecycle history, newest first; `label` as metrics and lists show the state. */
+  history: Array<{ state: string; label: string; version: number; enteredAt: string }>;
+  /** Null while the host has no lifecycle object. */
+  lifecycle: MachineLifecycleView | null;
 }

@@ -17,7 +17,15 @@ export {
 export {
   BMC_DRIVER_TOKEN,
   BUILT_IN_SOURCE,
+  HEALTH_PROBE_TOKEN,
+  INFINIBAND_FABRIC_TOKEN,
+  NVLINK_FABRIC_TOKEN,
   PluginHost,
   type PluginSource,
   type RegisteredBmcDriver,
+  type RegisteredHealthProbe,
+  type RegisteredInfiniBandFabric,
+  type RegisteredNvLinkFabric,
+  type RegisteredValidationRunner,
+  VALIDATION_RUNNER_TOKEN,
 } from "./pluginHost.js";

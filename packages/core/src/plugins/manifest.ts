@@ -1,9 +1,21 @@
 import type { BmcDriverDefinition } from "../drivers/index.js";
+import type { InfiniBandFabricDefinition } from "../fabric/infiniband/index.js";
+import type { NvLinkFabricDefinition } from "../fabric/nvlink/index.js";
+import type { HealthProbe } from "../health/index.js";
+import type { ValidationRunner } from "../validation/index.js";
 
 /** What a plugin's `register` receives: the only way a plugin adds anything to the core. */
 export interface PluginRegistry {
   /** Adds a BMC driver; its name must be unique across all loaded plugins. */
   bmcDriver(definition: BmcDriverDefinition): void;
+  /** Adds a health probe (polled or collecting); its name must be unique across all loaded plugins. */
+  healthProbe(definition: HealthProbe): void;
+  /** Adds a validation test runner; its name must be unique across all loaded plugins. */
+  validationRunner(runner: ValidationRunner): void;
+  /** Adds an InfiniBand fabric (UFM, …); its name must be unique across all loaded plugins. */
+  infinibandFabric(definition: InfiniBandFabricDefinition): void;
+  /** Adds an NVLink fabric (NMX-M, …); its name must be unique across all loaded plugins. */
+  nvlinkFabric(definition: NvLinkFabricDefinition): void;
 }
 
 export interface PluginManifest {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { FormData } from "undici";
 import { InvalidArgumentError } from "../errors/index.js";
@@ -142,6 +143,8 @@ export class RedfishClient {
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
     this.userAgent = options.userAgent ?? "racksmith";
     this.signal = options.signal;
+    // Every request waiting for a slot listens to it: dozens at once are expected, not a leak.
+    if (options.signal) setMaxListeners(0, options.signal);
     const connectOrigin = options.connectVia ? parseAddress(options.connectVia).origin : undefined;
     this.forwardedHost = connectOrigin ? new URL(origin).host : undefined;
     this.slot = (options.pool ?? sharedBmcConnectionPool).acquire(origin, {

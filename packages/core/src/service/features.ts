@@ -1,6 +1,11 @@
 import { siteExplorerFeature } from "../explorer/index.js";
 import { inventoryFeature } from "../inventory/index.js";
+import { lifecycleFeature } from "../lifecycle/feature.js";
 import type { ServiceFeature } from "./feature.js";
 
 /** The features `racksmith serve` runs, in start order. */
-export const DEFAULT_FEATURES: readonly ServiceFeature[] = [inventoryFeature, siteExplorerFeature];
+export const DEFAULT_FEATURES: readonly ServiceFeature[] = [
+  inventoryFeature,
+  siteExplorerFeature,
+  lifecycleFeature,
+];

@@ -94,6 +94,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       config: config.engine,
       logger,
       registry: metrics,
+      // An embedded database belongs to this process alone: claims in it are from a killed run.
+      releaseClaimsAtStart: database.kind === "pglite",
     });
 
     const runtimes: FeatureRuntime[] = [];

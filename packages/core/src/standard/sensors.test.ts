@@ -54,7 +54,11 @@ describe("sensor mapping", () => {
         Reading: 1.2,
         ReadingType: "Current",
         ReadingUnits: "A",
-        Thresholds: { UpperCritical: { Reading: 10 } },
+        Thresholds: {
+          UpperCritical: { Reading: 10 },
+          UpperFatal: { Reading: 15 },
+          LowerFatal: { Reading: null },
+        },
         ReadingRangeMax: 20,
       },
       "1",
@@ -63,7 +67,7 @@ describe("sensor mapping", () => {
       kind: "current",
       reading: 1.2,
       units: "A",
-      thresholds: { upperCritical: 10, rangeMax: 20 },
+      thresholds: { upperCritical: 10, upperFatal: 15, rangeMax: 20 },
     });
     expect(readingFromSensor({ Id: "x", ReadingType: "Humidity", Reading: null }, "1")).toMatchObject({
       kind: "other",

@@ -18,6 +18,8 @@ export interface StateMachineDefinition<S extends TaggedState, O> {
   /** SLA in ms per state tag, or a function of the whole state (for SLAs that depend on a substate). */
   sla?: Partial<Record<S["state"], number>> | ((state: S) => number | undefined);
   stateLabel?(state: S): string;
+  /** Objects with no SLA right now (see StateMachine.slaExempt). */
+  slaExempt?: StateMachine<S, O>["slaExempt"];
 }
 
 /** Builds a StateMachine that dispatches on the `state` tag. */
@@ -43,5 +45,6 @@ export function defineStateMachine<S extends TaggedState, O>(
       return sla && Object.hasOwn(sla, tag) ? sla[tag] : undefined;
     },
     ...(definition.stateLabel ? { stateLabel: definition.stateLabel } : {}),
+    ...(definition.slaExempt ? { slaExempt: definition.slaExempt } : {}),
   };
 }

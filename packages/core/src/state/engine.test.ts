@@ -45,6 +45,7 @@ async function startEngine(
     sla?: Partial<Record<WidgetState["state"], number>>;
     clock?: () => Date;
     registry?: Registry;
+    releaseClaimsAtStart?: boolean;
   } = {},
 ): Promise<StateEngine> {
   const engine = new StateEngine({
@@ -61,6 +62,7 @@ async function startEngine(
       : undefined,
     clock: options.clock,
     registry: options.registry,
+    releaseClaimsAtStart: options.releaseClaimsAtStart,
   });
   engines.push(engine);
   await engine.start();
@@ -431,6 +433,27 @@ describe("StateEngine", () => {
     const next = await startEngine("w_stop");
     const view = await untilState(next, "w_stop", "stuck", "done");
     expect(view.history.filter((h) => h.state.state === "assembling")).toHaveLength(1);
+  });
+
+  it("with releaseClaimsAtStart, runs at once what a killed run had claimed (no wait for the lease)", async () => {
+    const first = await startEngine("w_killed", { hook: async () => new Promise<void>(() => undefined) });
+    await addWidget(first, "w_killed", "orphan");
+    await waitFor(async () => (await queueRow("w_killed", "orphan"))?.owner === first.processorId);
+    await first.stop({ graceMs: 0 });
+    // As after SIGKILL (a graceful stop gave the claim back): the claim stays with its owner for the lease.
+    await testDb.database.db
+      .updateTable("state_queue")
+      .set({ owner: "killed-replica", lease_expires_at: new Date(Date.now() + 3_600_000) })
+      .where("object_id", "=", "orphan")
+      .execute();
+
+    const plain = await startEngine("w_killed");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await stateOf(plain, "w_killed", "orphan")).version).toBe(1);
+    await plain.stop({ graceMs: 0 });
+
+    const restarted = await startEngine("w_killed", { releaseClaimsAtStart: true });
+    await untilState(restarted, "w_killed", "orphan", "done");
   });
 
   it("exposes objects per state, transitions and queue depth as metrics", async () => {

@@ -16,12 +16,13 @@ import { ObjectAlreadyExistsError, ObjectNotFoundError, UnknownObjectTypeError }
 import { EngineMetrics } from "./metrics.js";
 import { insertObject, listObjects, readHistory, readObject } from "./objectStore.js";
 import { PeriodicEnqueuer } from "./periodicEnqueuer.js";
-import { enqueueObject, releaseClaims } from "./queue.js";
+import { enqueueObject, releaseAllClaims, releaseClaims } from "./queue.js";
 import type { ObjectRow } from "./records.js";
 import { describeError, type MachineRuntime, stateLabel, stateSla } from "./runtime.js";
 import { sampleGauges } from "./stats.js";
 import type { ObjectStateView, StateMachine, TaggedState } from "./types.js";
 import { TypeWorker } from "./typeWorker.js";
+import { releaseAllWorkLocks } from "./workLock.js";
 
 export interface StateEngineOptions {
   database: Database;
@@ -34,6 +35,11 @@ export interface StateEngineOptions {
   registry?: Registry;
   /** Time source for every timestamp the engine writes and compares (tests move it). */
   clock?: () => Date;
+  /**
+   * Release every claim and work lock at start: only for a database no other engine can use (embedded
+   * PGlite), where any left is from a run that was killed, so nothing waits for a lease or lock to expire.
+   */
+  releaseClaimsAtStart?: boolean;
 }
 
 const DEFAULT_LIST_LIMIT = 100;
@@ -51,6 +57,7 @@ export class StateEngine {
   private readonly logger: Logger;
   private readonly clock: () => Date;
   private readonly channel: string;
+  private readonly releaseClaimsAtStart: boolean;
   private readonly runtimes = new Map<string, MachineRuntime>();
   private readonly workers = new Map<string, TypeWorker>();
   private readonly enqueuers: PeriodicEnqueuer[] = [];
@@ -63,6 +70,7 @@ export class StateEngine {
     this.database = options.database;
     this.logger = options.logger ?? silentLogger;
     this.clock = options.clock ?? (() => new Date());
+    this.releaseClaimsAtStart = options.releaseClaimsAtStart === true;
     this.processorId = options.processorId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.channel = channelName("state_queue", options.database.schema);
     this.registry = options.registry ?? new Registry();
@@ -101,6 +109,13 @@ export class StateEngine {
     try {
       const { pending } = await migrationStatus(this.database);
       if (pending.length > 0) throw new DatabaseNotMigratedError(pending);
+      if (this.releaseClaimsAtStart) {
+        const released = await releaseAllClaims(this.database.db);
+        const locks = await releaseAllWorkLocks(this.database.db);
+        if (released + locks > 0) {
+          this.logger.info({ released, locks }, "released claims and work locks a killed run left behind");
+        }
+      }
       for (const rt of this.runtimes.values()) this.workers.set(rt.machine.objectType, new TypeWorker(rt));
       this.unlisten = await this.database.listen(this.channel, (objectType) =>
         this.workers.get(objectType)?.poke(),
@@ -211,8 +226,9 @@ export class StateEngine {
       key,
       options.historyLimit ?? this.config.historyLimit,
     );
+    const exempt = await this.slaExempt(rt.machine, [row.objectId]);
     return {
-      ...this.view(rt.machine, row),
+      ...this.view(rt.machine, row, exempt),
       history: history.map((h) => ({
         state: h.state,
         version: h.version,
@@ -229,12 +245,20 @@ export class StateEngine {
     const rt = this.runtime(objectType);
     const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_LIST_LIMIT)), MAX_LIST_LIMIT);
     const rows = await listObjects(this.database.db, objectType, { ...options, limit });
-    return rows.map((row) => this.view(rt.machine, row));
+    const exempt = await this.slaExempt(
+      rt.machine,
+      rows.map((row) => row.objectId),
+    );
+    return rows.map((row) => this.view(rt.machine, row, exempt));
   }
 
-  private view(machine: StateMachine, row: ObjectRow): ObjectStateView {
+  private async slaExempt(machine: StateMachine, ids: readonly string[]): Promise<ReadonlySet<string>> {
+    return ids.length > 0 && machine.slaExempt ? machine.slaExempt(this.database.db, ids) : new Set();
+  }
+
+  private view(machine: StateMachine, row: ObjectRow, exempt: ReadonlySet<string>): ObjectStateView {
     const timeInStateMs = Math.max(0, this.clock().getTime() - row.enteredAt.getTime());
-    const slaMs = stateSla(machine, row.state);
+    const slaMs = exempt.has(row.objectId) ? null : stateSla(machine, row.state);
     return {
       objectType: row.objectType,
       objectId: row.objectId,

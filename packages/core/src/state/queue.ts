@@ -152,6 +152,16 @@ export async function completeClaim(
   return rows[0]?.held ?? false;
 }
 
+/** Frees every claim (the engine's start on a database only it can use); the rows stay due. */
+export async function releaseAllClaims(db: Db): Promise<number> {
+  const result = await db
+    .updateTable("state_queue")
+    .set({ owner: null, lease_expires_at: null, rerun_requested_at: null })
+    .where("owner", "is not", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Gives claims back at shutdown (and NOTIFYs) so another replica runs them now, not after the lease. */
 export async function releaseClaims(db: Db, claims: readonly Claim[], channel: string): Promise<number> {
   let released = 0;

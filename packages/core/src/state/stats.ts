@@ -34,7 +34,12 @@ async function countObjectsByState(db: Db, objectTypes: readonly string[]): Prom
 /** For each (type, state, threshold): how many objects entered that state before the threshold. */
 async function countEnteredBefore(
   db: Db,
-  thresholds: ReadonlyArray<{ objectType: string; state: TaggedState; enteredBefore: Date }>,
+  thresholds: ReadonlyArray<{
+    objectType: string;
+    state: TaggedState;
+    enteredBefore: Date;
+    exempt: string[];
+  }>,
 ): Promise<Array<{ objectType: string; state: TaggedState; count: number }>> {
   if (thresholds.length === 0) return [];
   // One JSON parameter instead of arrays: array parameters are serialised differently by pg and PGlite.
@@ -43,13 +48,15 @@ async function countEnteredBefore(
       object_type: t.objectType,
       state: t.state,
       entered_before: t.enteredBefore.toISOString(),
+      exempt: t.exempt,
     })),
   );
   const result = await sql<{ object_type: string; state: TaggedState; count: number }>`
     SELECT s.object_type, s.state, count(o.object_id) AS count
-    FROM jsonb_to_recordset(${rows}::jsonb) AS s(object_type text, state jsonb, entered_before timestamptz)
+    FROM jsonb_to_recordset(${rows}::jsonb) AS s(object_type text, state jsonb, entered_before timestamptz,
+      exempt jsonb)
     JOIN state_objects o ON o.object_type = s.object_type AND o.state = s.state
-      AND o.state_entered_at < s.entered_before
+      AND o.state_entered_at < s.entered_before AND NOT s.exempt ? o.object_id
     GROUP BY s.object_type, s.state`.execute(db);
   return result.rows.map((row) => ({ objectType: row.object_type, state: row.state, count: row.count }));
 }
@@ -62,13 +69,22 @@ export async function sampleGauges(
 ): Promise<GaugeSample> {
   const types = [...machines.keys()];
   const counts = await countObjectsByState(db, types);
+  const exempt = new Map<string, string[]>();
+  for (const [objectType, machine] of machines) {
+    if (machine.slaExempt) exempt.set(objectType, [...(await machine.slaExempt(db))]);
+  }
   // Only states whose oldest object is already past its SLA need counting.
   const thresholds = counts.flatMap((count) => {
     const machine = machines.get(count.objectType);
     const slaMs = machine ? stateSla(machine, count.state) : null;
     if (slaMs === null || now.getTime() - count.oldestEnteredAt.getTime() <= slaMs) return [];
     return [
-      { objectType: count.objectType, state: count.state, enteredBefore: new Date(now.getTime() - slaMs) },
+      {
+        objectType: count.objectType,
+        state: count.state,
+        enteredBefore: new Date(now.getTime() - slaMs),
+        exempt: exempt.get(count.objectType) ?? [],
+      },
     ];
   });
   const above = await countEnteredBefore(db, thresholds);

@@ -48,6 +48,11 @@ export interface StateMachine<S extends TaggedState = TaggedState, O = unknown> 
   handle(input: HandlerInput<S, O>): Promise<Outcome<S>>;
   /** How long an object may stay in this state before it counts as above SLA (ms); undefined = no SLA. */
   sla?(state: S): number | undefined;
+  /**
+   * Objects that have no SLA right now whatever their state (a host whose health says
+   * ExcludeFromStateMachineSla), among `objectIds`, or all of them when it is undefined.
+   */
+  slaExempt?(db: Kysely<RacksmithDatabase>, objectIds?: readonly string[]): Promise<ReadonlySet<string>>;
   /** Metrics/display label, e.g. "assigned/waitingForNetworkConfig"; defaults to the `state` tag. */
   stateLabel?(state: S): string;
 }

@@ -19,3 +19,9 @@ export async function tryAcquireWorkLock(
     RETURNING owner`.execute(db);
   return rows.length > 0;
 }
+
+/** Drops every work lock (an engine's start on a database only it can use: the holders are gone). */
+export async function releaseAllWorkLocks(db: Kysely<RacksmithDatabase>): Promise<number> {
+  const result = await db.deleteFrom("work_locks").executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

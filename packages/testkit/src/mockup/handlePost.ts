@@ -13,6 +13,7 @@ import { createSession } from "./sessions.js";
 import { resetComputerSystem } from "./systemReset.js";
 import { createTask, taskAccepted } from "./tasks.js";
 import type { MockupResponse } from "./types.js";
+import { reportVendorReset, watchVendorReset } from "./vendorReset.js";
 
 /**
  * POST: firmware pushes to the UpdateService's push URIs, advertised actions, then creation in a collection
@@ -68,6 +69,7 @@ async function invokeAction(
   if (!action) return redfishError(404, "ActionNotSupported", [request.pathname]);
   record(core, request.pathname, action.name, body);
 
+  const watch = await watchVendorReset(core, action);
   const hooked = await core.behaviors.runAction({
     service: core.service,
     request,
@@ -76,11 +78,14 @@ async function invokeAction(
     resourcePath: action.resourcePath,
     definition: action.definition,
   });
-  if (hooked) return hooked;
+  if (hooked) {
+    await reportVendorReset(core, action, body, watch, hooked);
+    return hooked;
+  }
 
   switch (standardActionName(action.name)) {
     case "ComputerSystem.Reset":
-      return resetComputerSystem(core.service, state, core.behaviors, action, body);
+      return resetComputerSystem(core, action, body);
     case "UpdateService.SimpleUpdate":
       return taskAccepted(
         await createTask(state, { name: "SimpleUpdate", durationMs: settings.taskDurationMs, payload: body }),

@@ -36,6 +36,7 @@ export { MockupServer, type MockupServerOptions } from "./mockupServer.js";
 export { MockupService, type MockupServiceOptions } from "./mockupService.js";
 export { type MockupActionRecord, type MockupSession, MockupState } from "./mockupState.js";
 export { MockupTree } from "./mockupTree.js";
+export type { MockupBootOverride, MockupPowerChange, MockupPowerListener } from "./powerEvents.js";
 export { BASE_REGISTRY, type BaseMessageName, baseMessage, redfishError } from "./redfishMessages.js";
 export { jsonResponse, noContent, textResponse } from "./responses.js";
 export { type MockupServerStats, RequestStatsCounter } from "./serverStats.js";

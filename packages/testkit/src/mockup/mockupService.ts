@@ -10,6 +10,7 @@ import { handlePost } from "./handlePost.js";
 import type { JsonObject } from "./json.js";
 import { type MockupActionRecord, MockupState } from "./mockupState.js";
 import { MockupTree } from "./mockupTree.js";
+import { type MockupPowerListener, PowerListeners } from "./powerEvents.js";
 import { redfishError } from "./redfishMessages.js";
 import { parseJsonBody } from "./requestBody.js";
 import { splitTarget } from "./resourcePath.js";
@@ -55,6 +56,7 @@ export class MockupService {
   private readonly writes = new Semaphore(1);
   private readonly logger: Logger;
   private readonly core: ServiceCore;
+  private readonly power: PowerListeners;
 
   constructor(
     readonly tree: MockupTree,
@@ -79,8 +81,18 @@ export class MockupService {
     const credentials = options.credentials ?? DEFAULT_MOCKUP_CREDENTIALS;
     this.state.accounts.set(credentials.username, credentials.password);
     if (authMode === "password-change-required") this.state.passwordChangeRequired.add(credentials.username);
-    this.logger = options.logger ?? silentLogger;
-    this.core = { service: this, state: this.state, behaviors: this.behaviors, settings: this.settings };
+    const logger = options.logger ?? silentLogger;
+    this.logger = logger;
+    this.power = new PowerListeners((error) =>
+      logger.warn({ err: (error as Error).message }, "mockup power listener failed"),
+    );
+    this.core = {
+      service: this,
+      state: this.state,
+      behaviors: this.behaviors,
+      settings: this.settings,
+      power: this.power,
+    };
     for (const behavior of options.behaviors ?? []) this.use(behavior);
   }
 
@@ -92,6 +104,14 @@ export class MockupService {
   /** Adds vendor behavior; returns a function that removes it again. */
   use(behavior: MockupBehavior): () => void {
     return this.behaviors.add(behavior);
+  }
+
+  /**
+   * Hears of every reset of a computer system (standard or a vendor's), after it took effect; returns a function
+   * that stops listening. The listener runs under the write lock: it must not call `handle` for a write.
+   */
+  onPowerChange(listener: MockupPowerListener): () => void {
+    return this.power.add(listener);
   }
 
   /** Every action invoked so far, oldest first. */

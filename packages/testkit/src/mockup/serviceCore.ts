@@ -2,6 +2,7 @@ import type { MockupLockoutPolicy } from "./accountLockout.js";
 import type { BehaviorRegistry, MockupRequestInfo } from "./behaviors.js";
 import type { MockupService } from "./mockupService.js";
 import type { MockupState } from "./mockupState.js";
+import type { PowerListeners } from "./powerEvents.js";
 import type { MockupAuthMode, MockupRequest } from "./types.js";
 
 export interface MockupServiceSettings {
@@ -18,6 +19,7 @@ export interface ServiceCore {
   readonly state: MockupState;
   readonly behaviors: BehaviorRegistry;
   readonly settings: MockupServiceSettings;
+  readonly power: PowerListeners;
 }
 
 /** A request after auth: method upper-cased, headers lower-cased, the user known. */

@@ -1,11 +1,11 @@
 import type { AdvertisedAction } from "./actions.js";
-import type { BehaviorRegistry } from "./behaviors.js";
 import { applyPendingBios } from "./biosSettings.js";
 import { isJsonObject, type JsonObject, objectField, stringField } from "./json.js";
-import type { MockupService } from "./mockupService.js";
 import type { MockupState } from "./mockupState.js";
+import { pendingBootOverride } from "./powerEvents.js";
 import { redfishError, resourceMissing } from "./redfishMessages.js";
 import { noContent } from "./responses.js";
+import type { ServiceCore } from "./serviceCore.js";
 import type { MockupResponse } from "./types.js";
 
 /** ResetType values the schema defines; used when the BMC advertises no allowable list. */
@@ -42,15 +42,15 @@ export function powerStateAfter(before: string | undefined, resetType: string): 
 /**
  * `#ComputerSystem.Reset`: validates `ResetType` against the advertised allowable values (inline or in the
  * `@Redfish.ActionInfo` resource), changes `PowerState`, and when the system ends up On (an NMI is not a boot)
- * applies pending BIOS settings and reverts a one-time boot override; then behaviors' `onReset` run.
+ * applies pending BIOS settings and reverts a one-time boot override; then behaviors' `onReset` run, then the
+ * power listeners.
  */
 export async function resetComputerSystem(
-  service: MockupService,
-  state: MockupState,
-  behaviors: BehaviorRegistry,
+  core: ServiceCore,
   action: AdvertisedAction,
   body: JsonObject,
 ): Promise<MockupResponse> {
+  const { service, state, behaviors, power } = core;
   const resetType = body.ResetType;
   if (typeof resetType !== "string") {
     return redfishError(400, "ActionParameterMissing", [action.name, "ResetType"]);
@@ -66,6 +66,8 @@ export async function resetComputerSystem(
   const booted = resetType !== "Nmi" && after === "On";
   const boot = objectField(system.body, "Boot");
   const onceOverride = booted && boot?.BootSourceOverrideEnabled === "Once";
+  // Read before the reset and the behaviors consume it; only when someone listens.
+  const bootOverride = booted && power.size > 0 ? await pendingBootOverride(state, system.body) : undefined;
   await state.merge(action.resourcePath, {
     PowerState: after,
     ...(onceOverride
@@ -80,6 +82,15 @@ export async function resetComputerSystem(
     powerStateBefore: before,
     powerStateAfter: after,
     booted,
+  });
+  power.emit({
+    systemPath: action.resourcePath,
+    action: action.name,
+    resetType,
+    powerStateBefore: before,
+    powerStateAfter: after,
+    booted,
+    bootOverride,
   });
   return noContent();
 }

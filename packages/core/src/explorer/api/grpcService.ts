@@ -145,9 +145,11 @@ function toMachineMessage(machine: MachineView | MachineDetail): Machine {
           createdAt: timestamp(detail.createdAt),
           history: detail.history.map((entry) => ({
             state: entry.state,
+            label: entry.label,
             version: String(entry.version),
             enteredAt: timestamp(entry.enteredAt),
           })),
+          lifecycleJson: detail.lifecycle ? JSON.stringify(detail.lifecycle) : "",
         }
       : {}),
   };

@@ -106,6 +106,37 @@ const machineProperties = {
 
 export const machineSchema = { type: "object", properties: machineProperties } as const;
 
+const outcomeSchema = {
+  type: ["object", "null"],
+  properties: {
+    kind: { type: "string", description: "transition, wait, doNothing, error, deleted" },
+    reason: { type: "string" },
+    error: {
+      type: "object",
+      properties: { code: { type: "string" }, message: { type: "string" } },
+    },
+    at: { type: "string", format: "date-time" },
+  },
+} as const;
+
+/** The managed host's lifecycle: current state, time in it against its SLA, last outcome, failure details. */
+const machineLifecycleSchema = {
+  type: ["object", "null"],
+  required: ["stateLabel", "state", "enteredAt", "timeInStateMs", "sla", "outcome", "failure"],
+  properties: {
+    stateLabel: { type: "string" },
+    state: { type: "object", additionalProperties: true },
+    enteredAt: { type: "string", format: "date-time" },
+    timeInStateMs: { type: "integer" },
+    sla: {
+      type: "object",
+      properties: { slaMs: { type: ["integer", "null"] }, aboveSla: { type: "boolean" } },
+    },
+    outcome: outcomeSchema,
+    failure: { type: ["object", "null"], additionalProperties: true },
+  },
+} as const;
+
 export const machineDetailSchema = {
   type: "object",
   properties: {
@@ -120,11 +151,13 @@ export const machineDetailSchema = {
         type: "object",
         properties: {
           state: { type: "string" },
+          label: { type: "string", description: "e.g. hostInit/machineSetup" },
           version: { type: "integer" },
           enteredAt: { type: "string", format: "date-time" },
         },
       },
     },
+    lifecycle: machineLifecycleSchema,
   },
 } as const;
 

@@ -4,6 +4,8 @@ import {
   type FaultRule,
   type JsonObject,
   type MockupCredentials,
+  type MockupPowerChange,
+  type MockupPowerListener,
   type MockupRequest,
   type MockupResponse,
   MockupService,
@@ -51,6 +53,10 @@ export class VirtualBmc {
   url: string | undefined;
   private instance: Promise<Instance> | undefined;
   private faults: FaultInjector | undefined;
+  private powerListeners: readonly MockupPowerListener[] = [];
+  /** Set synchronously when the service is made, so a listener added later attaches at once. */
+  private powerSource: { service: MockupService; rewrite: IdentityRewrite } | undefined;
+  private detachPower: (() => void) | undefined;
 
   constructor(
     readonly plan: VirtualBmcPlan,
@@ -118,6 +124,23 @@ export class VirtualBmc {
     return body ? (JSON.parse(rewrite.forward(JSON.stringify(body))) as JsonObject) : undefined;
   }
 
+  /**
+   * Hears of every reset of this BMC's systems (see `MockupService.onPowerChange`), paths as this BMC serves
+   * them. Listening does not make the service: the listener attaches when the first request makes it.
+   * Returns a function that stops listening.
+   */
+  onPowerChange(listener: MockupPowerListener): () => void {
+    this.powerListeners = [...this.powerListeners, listener];
+    this.attachPower();
+    return () => {
+      this.powerListeners = this.powerListeners.filter((candidate) => candidate !== listener);
+      if (this.powerListeners.length === 0) {
+        this.detachPower?.();
+        this.detachPower = undefined;
+      }
+    };
+  }
+
   /** The injected fault for this request, if any (counted as used). */
   takeFault(method: string, path: string): FaultDecision | undefined {
     return this.faults?.take(method, path);
@@ -167,6 +190,9 @@ export class VirtualBmc {
       credentials,
       behaviors: template.behaviors,
     });
+    const rewrite = template.rewriter.forBmc(identity);
+    this.powerSource = { service, rewrite };
+    this.attachPower();
     if (nicMode) {
       for (const { path, pointer } of template.identity.dpu?.modeSettings ?? []) {
         await service.merge(path, nested(pointer, "NicMode"));
@@ -175,7 +201,20 @@ export class VirtualBmc {
     if (poweredOff) {
       for (const path of template.identity.systemPaths) await service.merge(path, { PowerState: "Off" });
     }
-    return { service, rewrite: template.rewriter.forBmc(identity) };
+    return { service, rewrite };
+  }
+
+  /** One dispatcher on the service while anyone listens, so an unwatched BMC pays nothing per reset. */
+  private attachPower(): void {
+    const source = this.powerSource;
+    if (!source || this.detachPower || this.powerListeners.length === 0) return;
+    const forward = this.plan.template.identity.pathsHaveTokens
+      ? (path: string) => source.rewrite.forward(path)
+      : (path: string) => path;
+    this.detachPower = source.service.onPowerChange((change: MockupPowerChange) => {
+      const served = { ...change, systemPath: forward(change.systemPath) };
+      for (const listener of this.powerListeners) listener(served);
+    });
   }
 }
 

@@ -1,0 +1,87 @@
+/**
+ * Fleet lifecycle benchmark (never part of `npm test`; nothing is asserted, it prints figures):
+ *
+ *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--poll-ms P] [--timeout-s T] [--json]
+ *
+ * A whole simulated site in this process — virtual BMCs (`@racksmith/testkit` fleet, one BlueField DPU per
+ * host), the service (every vendor driver loaded as a plugin) on embedded PGlite or PostgreSQL, and a DPU and
+ * host agent per machine — timed from registration until every host is Ready: time to all-Ready,
+ * transitions/s, Redfish requests/s the BMCs served, agent calls/s, CPU seconds and peak RSS.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { countByState, startSimulatedSite, transitionCount } from "@racksmith/cli";
+import { loadConfig } from "@racksmith/core/server";
+
+const { values } = parseArgs({
+  options: {
+    hosts: { type: "string", default: "1000" },
+    "database-url": { type: "string" },
+    "poll-ms": { type: "string" },
+    "timeout-s": { type: "string", default: "3600" },
+    json: { type: "boolean", default: false },
+  },
+});
+const hosts = Number(values.hosts);
+// Thousands of agents polling every 250 ms would ask for more calls than one process serves: scale the poll.
+const pollMs = Number(values["poll-ms"] ?? Math.max(250, hosts * 10));
+const timeoutMs = Number(values["timeout-s"]) * 1000;
+
+const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const dir = await mkdtemp(join(tmpdir(), "racksmith-bench-fleet-"));
+const cpuStart = process.cpuUsage();
+const started = Date.now();
+const site = await startSimulatedSite({
+  hosts,
+  base: loadConfig({ file: join(root, "racksmith.yaml") }),
+  dir,
+  ...(values["database-url"] ? { databaseUrl: values["database-url"] } : {}),
+  agentTiming: { pollIntervalMs: pollMs, callTimeoutMs: 30_000 },
+});
+const registered = Date.now();
+let last = "";
+let ready = 0;
+for (;;) {
+  const states = await site.hostStates();
+  ready = states.filter((s) => s.state.state === "ready").length;
+  const line = JSON.stringify(countByState(states));
+  if (line !== last && !values.json)
+    console.error(`${((Date.now() - registered) / 1000).toFixed(0).padStart(5)} s ${line}`);
+  last = line;
+  if (ready === hosts || Date.now() - registered > timeoutMs) break;
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+}
+const elapsedS = (Date.now() - registered) / 1000;
+const states = await site.hostStates();
+// Hosts that did not make it by the timeout, grouped by what they wait for.
+const stuck = new Map<string, number>();
+for (const host of states.filter((s) => s.state.state !== "ready")) {
+  const why = `${host.stateLabel}: ${(host.outcome?.reason ?? host.outcome?.error?.message ?? host.outcome?.kind ?? "not run").replace(/[0-9a-f]{24}|\d{4}-\d\d-\d\dT[\d:.]+Z|\d+/g, "#")}`;
+  stuck.set(why, (stuck.get(why) ?? 0) + 1);
+}
+const transitions = transitionCount(states);
+const cpu = process.cpuUsage(cpuStart);
+const agentCalls = Object.values(site.agents.stats.calls).reduce((sum, n) => sum + (n ?? 0), 0);
+const figures = {
+  hosts,
+  database: values["database-url"] ? "postgres" : "pglite",
+  readyHosts: ready,
+  startupSeconds: Math.round((registered - started) / 100) / 10,
+  secondsToAllReady: Math.round(elapsedS * 10) / 10,
+  transitions,
+  transitionsPerSecond: Math.round(transitions / elapsedS),
+  redfishRequests: site.fleet.stats.total,
+  redfishRequestsPerSecond: Math.round(site.fleet.stats.total / elapsedS),
+  agentCallsPerSecond: Math.round(agentCalls / elapsedS),
+  agentPollMs: pollMs,
+  cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
+  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  notReady: Object.fromEntries(stuck),
+};
+await site.stop();
+await rm(dir, { recursive: true, force: true });
+console.log(values.json ? JSON.stringify(figures) : figures);
+process.exit(ready === hosts ? 0 : 1);

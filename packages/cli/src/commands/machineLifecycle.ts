@@ -1,0 +1,94 @@
+import { cellText, renderRecord, renderTable } from "../output/table.js";
+
+/** The `lifecycle` block of `GET /api/v1/machines/:id` (null while the host has no lifecycle object). */
+export interface MachineLifecycle {
+  stateLabel: string;
+  state: Record<string, unknown>;
+  enteredAt: string;
+  timeInStateMs: number;
+  sla: { slaMs: number | null; aboveSla: boolean };
+  outcome: {
+    kind: string;
+    reason?: string;
+    error?: { code: string; message: string };
+    at: string;
+  } | null;
+  failure: {
+    cause?: string;
+    source?: string;
+    message?: string;
+    failedAt?: string;
+    failedIn?: string;
+    [key: string]: unknown;
+  } | null;
+}
+
+export interface MachineHistoryEntry {
+  state: string;
+  label?: string;
+  version: number;
+  enteredAt: string;
+}
+
+/** `1h 02m`, `3m 07s`, `12s`: enough to compare with an SLA at a glance. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  const pad = (value: number) => String(value).padStart(2, "0");
+  if (days > 0) return `${days}d ${pad(hours)}h`;
+  if (hours > 0) return `${hours}h ${pad(minutes)}m`;
+  if (minutes > 0) return `${minutes}m ${pad(rest)}s`;
+  return `${rest}s`;
+}
+
+function outcomeText(outcome: NonNullable<MachineLifecycle["outcome"]>): string {
+  const detail = outcome.error
+    ? `${outcome.error.code}: ${outcome.error.message}`
+    : outcome.reason
+      ? outcome.reason
+      : "";
+  return `${outcome.kind}${detail ? ` (${detail})` : ""} at ${outcome.at}`;
+}
+
+function failureText(failure: NonNullable<MachineLifecycle["failure"]>): string {
+  const where = [failure.failedIn && `in ${failure.failedIn}`, failure.failedAt && `at ${failure.failedAt}`]
+    .filter(Boolean)
+    .join(" ");
+  return `${cellText(failure.cause)} from ${cellText(failure.source)}: ${cellText(failure.message)}${where ? ` (${where})` : ""}`;
+}
+
+/** The human block under a machine: where its lifecycle is, for how long, and what last happened. */
+export function renderLifecycleBlock(lifecycle: MachineLifecycle | null | undefined): string {
+  if (!lifecycle) return "\nlifecycle: none (no lifecycle object yet)\n";
+  const { sla } = lifecycle;
+  const record: Record<string, unknown> = {
+    state: lifecycle.stateLabel,
+    timeInState: `${formatDuration(lifecycle.timeInStateMs)} (since ${lifecycle.enteredAt})`,
+    sla:
+      sla.slaMs === null
+        ? "none"
+        : `${formatDuration(sla.slaMs)}${sla.aboveSla ? " — ABOVE SLA" : " (within)"}`,
+    lastOutcome: lifecycle.outcome ? outcomeText(lifecycle.outcome) : null,
+  };
+  if (lifecycle.failure) record.failure = failureText(lifecycle.failure);
+  return `\nlifecycle:\n${indent(renderRecord(record))}`;
+}
+
+/** Newest first, as the service returns it. */
+export function renderHistoryTable(history: readonly MachineHistoryEntry[]): string {
+  const rows = history.map((entry) => ({
+    version: entry.version,
+    enteredAt: entry.enteredAt,
+    label: entry.label ?? entry.state,
+  }));
+  return `\nhistory:\n${indent(renderTable(rows, ["version", "enteredAt", "label"]))}`;
+}
+
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => (line ? `  ${line}` : line))
+    .join("\n");

@@ -1,0 +1,14 @@
+export { countByState, progressLine, stuckHosts, transitionCount } from "./progress.js";
+export { type Registration, registerFleet } from "./register.js";
+export {
+  listHostStates,
+  type SimulatedSite,
+  type SimulatedSiteOptions,
+  startSimulatedSite,
+} from "./simulatedSite.js";
+export {
+  fastTimings,
+  SIMULATED_SITE_PASSWORD,
+  type SimulatedSiteSections,
+  writeSimulatedSite,
+} from "./siteFiles.js";

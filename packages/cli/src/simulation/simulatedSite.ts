@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import { type Logger, silentLogger } from "@racksmith/core";
+import {
+  type LoadedConfig,
+  loadConfig,
+  MANAGED_HOST_OBJECT_TYPE,
+  type ObjectStateView,
+  openDatabase,
+  type RunningService,
+  startService,
+} from "@racksmith/core/server";
+import {
+  type AgentTiming,
+  type Fleet,
+  generateScenario,
+  type SimulatedAgents,
+  startFleet,
+  startSimulatedAgents,
+} from "@racksmith/testkit";
+import { type Registration, registerFleet } from "./register.js";
+import { fastTimings, type SimulatedSiteSections, writeSimulatedSite } from "./siteFiles.js";
+
+export interface SimulatedSiteOptions {
+  hosts: number;
+  /** Scenario seed (serials, MACs, models). */
+  seed?: number;
+  /** The operator's config: which plugins (drivers) and driver settings the site runs with. */
+  base: LoadedConfig;
+  /** The site folder (config, secrets, embedded database). */
+  dir: string;
+  /** PostgreSQL instead of the embedded database: a fresh schema is made, and dropped by `stop`. */
+  databaseUrl?: string;
+  http?: string;
+  grpc?: string;
+  /** Sections merged over the fast timings (tests shorten SLAs, …). */
+  sections?: Partial<
+    Pick<SimulatedSiteSections, "engine" | "siteExplorer" | "lifecycle" | "health" | "monitor">
+  >;
+  agentTiming?: Partial<AgentTiming>;
+  logger?: Logger;
+}
+
+/** `racksmith serve` with a simulated rack: virtual BMCs, DPU and host agents, all in this process. */
+export interface SimulatedSite {
+  readonly service: RunningService;
+  readonly fleet: Fleet;
+  readonly agents: SimulatedAgents;
+  readonly registration: Registration;
+  readonly url: string;
+  readonly grpcAddress: string;
+  readonly configFile: string;
+  /** Every managed host's lifecycle state (labels, outcomes, SLA), in id order. */
+  hostStates(): Promise<ObjectStateView[]>;
+  stop(): Promise<void>;
+}
+
+/** Starts a fleet of `hosts` hosts (one BlueField DPU each), the service over it, and the agents. */
+export async function startSimulatedSite(options: SimulatedSiteOptions): Promise<SimulatedSite> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  try {
+    const fleet = await startFleet({
+      scenario: generateScenario({ hosts: options.hosts, ...(options.seed ? { seed: options.seed } : {}) }),
+      service: { taskDurationMs: 50 },
+    });
+    cleanups.push(() => fleet.stop());
+    const database = await databaseSection(options.databaseUrl, cleanups);
+    const fast = fastTimings(options.hosts);
+    const configFile = await writeSimulatedSite({
+      dir: options.dir,
+      fleet,
+      base: options.base,
+      sections: {
+        database,
+        server: { http: options.http ?? "127.0.0.1:0", grpc: options.grpc ?? "127.0.0.1:0" },
+        engine: { ...fast.engine, ...options.sections?.engine },
+        siteExplorer: { ...fast.siteExplorer, ...options.sections?.siteExplorer },
+        lifecycle: { ...fast.lifecycle, ...options.sections?.lifecycle },
+        health: { ...options.sections?.health },
+        monitor: { ...fast.monitor, ...options.sections?.monitor },
+      },
+    });
+    const service = await startService({
+      config: loadConfig({ file: configFile }),
+      logger: options.logger ?? silentLogger,
+      env: {},
+    });
+    cleanups.push(() => service.stop());
+    const url = `http://${service.http.host}:${service.http.port}`;
+    const grpcAddress = `${service.grpc.host}:${service.grpc.port}`;
+    const registration = await registerFleet(fleet, url);
+    const agents = await startSimulatedAgents({
+      fleet,
+      grpcAddress,
+      ...(options.agentTiming ? { timing: options.agentTiming } : {}),
+    });
+    // Agents stop before the service, so none reports into a closing server.
+    cleanups.splice(1, 0, () => agents.stop());
+    return {
+      service,
+      fleet,
+      agents,
+      registration,
+      url,
+      grpcAddress,
+      configFile,
+      hostStates: () => listHostStates(service),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Every managed host's state, a page of 1,000 at a time. */
+export async function listHostStates(service: Pick<RunningService, "engine">): Promise<ObjectStateView[]> {
+  const all: ObjectStateView[] = [];
+  for (;;) {
+    const after = all.at(-1)?.objectId;
+    const page = await service.engine.listObjects(MANAGED_HOST_OBJECT_TYPE, {
+      limit: 1_000,
+      ...(after ? { after } : {}),
+    });
+    all.push(...page);
+    if (page.length < 1_000) return all;
+  }
+}
+
+async function databaseSection(
+  url: string | undefined,
+  cleanups: Array<() => Promise<void>>,
+): Promise<Record<string, unknown>> {
+  if (!url) return { dataDir: "data" };
+  const schema = `racksmith_sim_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  cleanups.push(async () => {
+    const database = await openDatabase({ url });
+    try {
+      await database.db.schema.dropSchema(schema).ifExists().cascade().execute();
+    } finally {
+      await database.close();
+    }
+  });
+  return { url, schema };
+}

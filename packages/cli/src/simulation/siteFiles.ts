@@ -1,0 +1,117 @@
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { LoadedConfig } from "@racksmith/core/server";
+import type { Fleet } from "@racksmith/testkit";
+
+/** The site BMC root password of simulated sites (every BMC is rotated to it). */
+export const SIMULATED_SITE_PASSWORD = "Sim-Site-Root-2026!";
+
+/** Config sections a simulated site runs with, on top of the operator's plugins and driver settings. */
+export interface SimulatedSiteSections {
+  database: Record<string, unknown>;
+  server: { http: string; grpc: string };
+  engine?: Record<string, unknown>;
+  siteExplorer?: Record<string, unknown>;
+  lifecycle?: Record<string, unknown>;
+  health?: Record<string, unknown>;
+  monitor?: Record<string, unknown>;
+  log?: Record<string, unknown>;
+}
+
+/**
+ * Timings that let a simulated rack move in seconds (NICo's defaults are minutes): quick periodic runs,
+ * short power cycles and retries. Everything else keeps its production default.
+ */
+export function fastTimings(
+  hosts: number,
+): Required<Pick<SimulatedSiteSections, "engine" | "siteExplorer" | "lifecycle" | "monitor">> {
+  return {
+    engine: {
+      iterationIntervalMs: 5_000,
+      pollIntervalMs: 250,
+      concurrency: Math.min(50, 10 + Math.ceil(hosts / 20)),
+    },
+    siteExplorer: {
+      // Explorations are expensive (~60 requests per BMC): a run takes new BMCs first, then re-explores the
+      // oldest; capping it keeps large fleets from re-exploring everything before the next new BMC.
+      intervalMs: hosts > 100 ? 10_000 : 30_000,
+      newEndpointDelayMs: 200,
+      budget: Math.min(2 * hosts + 10, 300),
+      concurrency: 30,
+      maxIngestionsPerRun: hosts,
+    },
+    lifecycle: {
+      powerDownWaitMs: 500,
+      retryIntervalMs: 1_000,
+      failureRetryTimeMs: 120_000,
+      jobTimeoutMs: 60_000,
+      dpuHeartbeatTimeoutMs: 30_000,
+    },
+    // Sensors every 10 s rather than 60 s, so a simulated fault shows quickly.
+    monitor: { sensorIntervalMs: 10_000, jitterMs: 1_000 },
+  };
+}
+
+/**
+ * Writes a site folder for a fleet as an operator would: racksmith.yaml (the operator config's plugins and
+ * driver settings, the fleet as BMC proxy, the given sections), the site and factory passwords as 0600 files.
+ * Returns the config file's path.
+ */
+export async function writeSimulatedSite(options: {
+  dir: string;
+  fleet: Fleet;
+  base: LoadedConfig;
+  sections: SimulatedSiteSections;
+}): Promise<string> {
+  const { dir, fleet, base, sections } = options;
+  await mkdir(join(dir, "factory"), { recursive: true });
+  await secret(dir, "site-password", SIMULATED_SITE_PASSWORD);
+  const factoryDefaults: Record<string, { username: string; passwordFile: string }> = {};
+  for (const [vendor, credentials] of Object.entries(fleet.factoryDefaults)) {
+    const passwordFile = join("factory", `${vendor}.password`);
+    await secret(dir, passwordFile, credentials.password);
+    factoryDefaults[vendor] = { username: credentials.username, passwordFile };
+  }
+  const config = {
+    plugins: base.config.plugins.map((specifier) => absolutePlugin(specifier, base.baseDir)),
+    drivers: base.config.drivers,
+    server: sections.server,
+    database: sections.database,
+    inventory: {
+      credentials: {
+        directory: "credentials",
+        keyFile: "credentials.key",
+        siteBmcRootPasswordFile: "site-password",
+        factoryDefaults,
+      },
+    },
+    engine: sections.engine ?? {},
+    siteExplorer: {
+      ...sections.siteExplorer,
+      bmcProxy: fleet.url,
+      bmc: { scheme: "http", ...(sections.siteExplorer?.bmc as object | undefined) },
+    },
+    lifecycle: sections.lifecycle ?? {},
+    health: sections.health ?? {},
+    monitor: sections.monitor ?? {},
+    log: sections.log ?? { level: "warn" },
+  };
+  const file = join(dir, "racksmith.yaml");
+  // JSON is YAML.
+  await writeFile(file, `${JSON.stringify(config, null, 2)}\n`);
+  return file;
+}
+
+/** A plugin named in the operator's config, as a path the site folder can load it from. */
+function absolutePlugin(specifier: string, baseDir: string): string {
+  if (specifier.startsWith(".") || isAbsolute(specifier)) return resolve(baseDir, specifier);
+  const require = createRequire(join(baseDir, "racksmith.yaml"));
+  return dirname(require.resolve(`${specifier}/package.json`));
+}
+
+async function secret(dir: string, name: string, value: string): Promise<void> {
+  const path = join(dir, name);
+  await writeFile(path, `${value}\n`, { mode: 0o600 });
+  await chmod(path, 0o600);
+}

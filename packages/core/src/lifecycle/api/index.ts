@@ -1,0 +1,3 @@
+export { type LifecycleApiDeps, requestForceDelete } from "./forceDelete.js";
+export { LIFECYCLE_SERVICE, lifecycleGrpcServices } from "./grpcService.js";
+export { lifecycleRestRoutes } from "./restRoutes.js";

@@ -1,0 +1,2 @@
+export { renderMermaid } from "./mermaid.js";
+export { renderSvg } from "./svg.js";

@@ -1,0 +1,48 @@
+import { InvalidArgumentError } from "../../errors/index.js";
+import type { InstanceConfig, InstanceInterface } from "../tables.js";
+
+/** A DPU's host-facing function: a physical function, optionally one of its virtual functions. */
+const FUNCTION_PATTERN = /^pf\d+(vf\d+)?$/;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A tenant's instance config, checked (each error names the field); absent config or network means no
+ * interfaces. `field` is where the config sits in the request.
+ */
+export function parseInstanceConfig(value: unknown, field = "config"): InstanceConfig {
+  if (value === undefined || value === null) return { network: { interfaces: [] } };
+  if (!isObject(value)) throw new InvalidArgumentError(`${field}: must be an object`);
+  const network = value.network;
+  if (network === undefined || network === null) return { network: { interfaces: [] } };
+  if (!isObject(network)) throw new InvalidArgumentError(`${field}.network: must be an object`);
+  const raw = network.interfaces ?? [];
+  if (!Array.isArray(raw)) throw new InvalidArgumentError(`${field}.network.interfaces: must be an array`);
+  const seen = new Set<string>();
+  const interfaces = raw.map((entry: unknown, i): InstanceInterface => {
+    const where = `${field}.network.interfaces[${i}]`;
+    if (!isObject(entry)) throw new InvalidArgumentError(`${where}: must be an object`);
+    const { function: fn, network: net } = entry;
+    if (typeof fn !== "string" || !FUNCTION_PATTERN.test(fn)) {
+      throw new InvalidArgumentError(
+        `${where}.function: ${JSON.stringify(fn)} is not a DPU function (pf<N> or pf<N>vf<M>, e.g. pf0, pf0vf1)`,
+        { details: { field: `${where}.function` } },
+      );
+    }
+    if (typeof net !== "string" || net.trim() === "") {
+      throw new InvalidArgumentError(`${where}.network: must be a non-empty network name`, {
+        details: { field: `${where}.network` },
+      });
+    }
+    if (seen.has(fn)) {
+      throw new InvalidArgumentError(`${where}.function: ${fn} is configured twice`, {
+        details: { field: `${where}.function` },
+      });
+    }
+    seen.add(fn);
+    return { function: fn, network: net };
+  });
+  return { network: { interfaces } };
+}

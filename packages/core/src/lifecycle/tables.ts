@@ -1,0 +1,102 @@
+import type { ColumnType } from "kysely";
+import type { Timestamp } from "../db/index.js";
+import type { HealthReport } from "../health/index.js";
+import type { MachineInventory, ValidationResult } from "./machineInventory.js";
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** A nullable jsonb column: read as parsed JSON, written as JSON text or null. */
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+/** Per managed host (migration 0004_lifecycle): network config version and the APIs' recorded intents. */
+export interface ManagedHostsTable {
+  host_id: string;
+  use_admin_network: Defaulted<boolean>;
+  /** Bumped whenever the desired network config of the host's DPUs changes. */
+  network_config_version: Defaulted<number>;
+  force_delete_requested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  updated_at: Timestamp;
+}
+
+/** A reboot the lifecycle asked a BMC for: what and when (the reboot/backoff helper counts from it). */
+export interface RebootRequest {
+  at: string;
+  action: "ForceRestart" | "ForceOff" | "On" | "ACPowercycle";
+}
+
+/** An interface as the DPU agent sees it. */
+export interface InterfaceObservation {
+  function: string;
+  network: string;
+  linkUp: boolean;
+}
+
+/** The DPU agent's last `RecordDpuNetworkStatus`. */
+export interface DpuNetworkObservation {
+  observedAt: string;
+  appliedManagedHostConfigVersion: number;
+  appliedInstanceConfigVersion: number | null;
+  interfaces: InterfaceObservation[];
+  health: HealthReport;
+  agentVersion: string;
+}
+
+export interface CleanupResult {
+  success: boolean;
+  message: string;
+}
+
+/** Per host or DPU: what its agent last reported (times are the service's clock at receipt). */
+export interface MachineReportsTable {
+  machine_id: string;
+  inventory: NullableJson<MachineInventory>;
+  discovered_at: Timestamp | null;
+  discovery_completed_at: Timestamp | null;
+  reboot_completed_at: Timestamp | null;
+  cleanup_completed_at: Timestamp | null;
+  cleanup_result: NullableJson<CleanupResult>;
+  validation_completed_at: Timestamp | null;
+  validation_result: NullableJson<ValidationResult>;
+  network_status: NullableJson<DpuNetworkObservation>;
+  network_status_at: Timestamp | null;
+  last_contact_at: Timestamp | null;
+  last_reboot_request: NullableJson<RebootRequest>;
+  updated_at: Timestamp;
+}
+
+export interface InstanceInterface {
+  function: string;
+  network: string;
+}
+
+/** What a tenant configures on an instance (network now; InfiniBand and NVLink join later). */
+export interface InstanceConfig {
+  network: { interfaces: InstanceInterface[] };
+}
+
+export interface ReleaseIssue {
+  category: string;
+  summary: string;
+}
+
+export interface InstancesTable {
+  id: string;
+  name: string;
+  machine_id: string;
+  tenant_org: string;
+  instance_type: string | null;
+  config: ColumnType<InstanceConfig, string, string>;
+  config_version: Defaulted<number>;
+  release_requested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  release_issue: NullableJson<ReleaseIssue>;
+  terminated_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+declare module "../db/schema.js" {
+  interface RacksmithDatabase {
+    managed_hosts: ManagedHostsTable;
+    machine_reports: MachineReportsTable;
+    instances: InstancesTable;
+  }
+}

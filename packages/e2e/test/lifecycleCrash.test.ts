@@ -1,0 +1,129 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fastTimings, registerFleet, writeSimulatedSite } from "@racksmith/cli";
+import { invalidTransitions, type MachineDetail, type MachineView } from "@racksmith/core/server";
+import {
+  type Fleet,
+  generateScenario,
+  type SimulatedAgents,
+  startFleet,
+  startSimulatedAgents,
+} from "@racksmith/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServeProcess, startServe } from "./support/serveProcess.js";
+import { ALL_DRIVERS } from "./support/simulatedSite.js";
+import { waitFor } from "./support/waitFor.js";
+
+const HOSTS = 50;
+const KILLS = 20;
+
+/** A free TCP port on loopback (the service keeps its ports across restarts, so agents find it again). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+// Acceptance (issue 6): racksmith serve SIGKILLed at random moments 20 times during a 50-host run, restarted
+// each time: every host still reaches Ready and no history skips or repeats a transition. The fleet and the
+// agents live in this process and outlive every kill, as real BMCs and agents would.
+describe(`racksmith serve killed ${KILLS} times during a ${HOSTS}-host run`, () => {
+  let fleet: Fleet;
+  let agents: SimulatedAgents;
+  let service: ServeProcess | undefined;
+  let dir: string;
+  let configFile: string;
+  let url: string;
+
+  beforeAll(async () => {
+    fleet = await startFleet({
+      scenario: generateScenario({ hosts: HOSTS, seed: 21 }),
+      service: { taskDurationMs: 50 },
+    });
+    dir = await mkdtemp(join(tmpdir(), "racksmith-e2e-crash-"));
+    const [http, grpc] = [await freePort(), await freePort()];
+    configFile = await writeSimulatedSite({
+      dir,
+      fleet,
+      base: ALL_DRIVERS,
+      sections: {
+        database: { dataDir: "data" },
+        server: { http: `127.0.0.1:${http}`, grpc: `127.0.0.1:${grpc}` },
+        ...fastTimings(HOSTS),
+        // startServe waits for the "racksmith listening" line (info).
+        log: { level: "info" },
+      },
+    });
+    service = await startServe(configFile, dir);
+    url = service.url;
+    await registerFleet(fleet, url);
+    agents = startSimulatedAgents({ fleet, grpcAddress: `127.0.0.1:${grpc}` });
+  }, 120_000);
+
+  afterAll(async () => {
+    await agents?.stop();
+    await service?.stop();
+    await fleet?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const call = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${url}${path}`);
+    if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  const hosts = async () =>
+    (await call<{ machines: MachineView[] }>("/api/v1/machines")).machines.filter((m) => m.kind === "host");
+
+  it("gets every host to Ready with every history intact", async () => {
+    // Kill while hosts move: from the first ingestions on.
+    await waitFor(async () => (await hosts()).length > 0, {
+      what: "the first managed host",
+      timeoutMs: 120_000,
+    });
+    let killsWhileMoving = 0;
+    for (let kill = 0; kill < KILLS; kill++) {
+      await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 2_500));
+      const states = (await hosts().catch(() => [])).map((h) => h.state);
+      if (states.some((state) => state !== "ready")) killsWhileMoving++;
+      await service?.kill();
+      service = await startServe(configFile, dir);
+    }
+    expect(killsWhileMoving).toBeGreaterThanOrEqual(KILLS / 2);
+
+    await waitFor(
+      async () => {
+        const all = await hosts();
+        return all.length === HOSTS && all.every((h) => h.state === "ready");
+      },
+      {
+        what: `${HOSTS} Ready hosts after ${KILLS} kills`,
+        timeoutMs: 240_000,
+        everyMs: 1_000,
+        describe: async () =>
+          (await hosts())
+            .filter((h) => h.state !== "ready")
+            .map((h) => `${h.id} ${h.state}`)
+            .join("\n"),
+      },
+    );
+    for (const host of await hosts()) {
+      const detail = await call<MachineDetail>(`/api/v1/machines/${host.id}`);
+      const entries = [...detail.history].reverse();
+      // Each state entered once per version: none skipped (versions 1..n) and none written twice.
+      expect(entries.map((e) => Number(e.version))).toEqual(entries.map((_, index) => index + 1));
+      const labels = entries.map((e) => e.label);
+      expect(invalidTransitions(labels), host.id).toEqual([]);
+      // One DPU per host and no injected failure: no state may follow itself (a transition written twice).
+      for (let i = 1; i < labels.length; i++) {
+        expect(labels[i], `${host.id} repeated ${labels[i]} (v${i + 1})`).not.toBe(labels[i - 1]);
+      }
+      expect(labels[0]).toBe("created");
+      expect(labels.at(-1)).toBe("ready");
+    }
+  }, 600_000);
+});

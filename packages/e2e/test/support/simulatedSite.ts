@@ -1,0 +1,46 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type SimulatedSite, type SimulatedSiteOptions, startSimulatedSite } from "@racksmith/cli";
+import { DEFAULT_CONFIG, type LoadedConfig } from "@racksmith/core/server";
+import type { E2eDatabase } from "./databases.js";
+
+/** Every vendor driver of the repository, as an operator with all of them in racksmith.yaml has. */
+export const ALL_DRIVERS: LoadedConfig = {
+  config: {
+    ...DEFAULT_CONFIG,
+    plugins: [
+      "@racksmith/driver-dell",
+      "@racksmith/driver-hpe",
+      "@racksmith/driver-lenovo",
+      "@racksmith/driver-supermicro",
+      "@racksmith/driver-nvidia-dpu",
+    ],
+  },
+  file: undefined,
+  baseDir: dirname(dirname(fileURLToPath(import.meta.url))),
+};
+
+/** A simulated site (service, fleet and agents in this process) on the given database, in a temporary folder. */
+export async function simulatedSite(
+  database: E2eDatabase,
+  options: Omit<SimulatedSiteOptions, "base" | "dir" | "databaseUrl">,
+): Promise<SimulatedSite & { close(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "racksmith-e2e-sim-"));
+  const site = await startSimulatedSite({
+    ...options,
+    base: ALL_DRIVERS,
+    dir,
+    ...(database.kind === "postgres" ? { databaseUrl: database.url } : {}),
+  });
+  return {
+    ...site,
+    hostStates: () => site.hostStates(),
+    stop: () => site.stop(),
+    close: async () => {
+      await site.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { NmxmClient, type NmxmCountable } from "./nmxmClient.js";
+export type * from "./wire.js";

@@ -1,0 +1,2 @@
+export { ufmFabric } from "./definition.js";
+export { UfmInfiniBandFabric } from "./ufmFabric.js";

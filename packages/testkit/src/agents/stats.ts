@@ -1,0 +1,29 @@
+import type { AgentRpcName } from "./messages.js";
+import type { SimulatedAgentsStats } from "./types.js";
+
+/** Counters behind {@link SimulatedAgentsStats}; plain numbers, bumped on the hot path. */
+export class AgentStatsCounter {
+  readonly calls: Partial<Record<AgentRpcName, number>> = {};
+  readonly errors: Record<string, number> = {};
+  running = { host: 0, dpu: 0 };
+  bootsSeen = 0;
+  osInstalls = 0;
+
+  call(name: AgentRpcName): void {
+    this.calls[name] = (this.calls[name] ?? 0) + 1;
+  }
+
+  error(code: string): void {
+    this.errors[code] = (this.errors[code] ?? 0) + 1;
+  }
+
+  snapshot(): SimulatedAgentsStats {
+    return {
+      calls: { ...this.calls },
+      errors: { ...this.errors },
+      agentsRunning: { ...this.running },
+      bootsSeen: this.bootsSeen,
+      osInstalls: this.osInstalls,
+    };
+  }
+}
