@@ -10,6 +10,7 @@ import { agentGrpcServices } from "./agents/index.js";
 import { lifecycleGrpcServices, lifecycleRestRoutes } from "./api/index.js";
 import { createBmcAccess } from "./bmc/bmcSession.js";
 import { type ResolvedLifecycleConfig, resolveLifecycleConfig } from "./config.js";
+import { INSTANCE_FABRICS } from "./fabrics/index.js";
 import { InstanceService, instancesGrpcServices, instancesRestRoutes } from "./instances/index.js";
 import { managedHostLifecycle } from "./machine/managedHostMachine.js";
 import type { ForceDeletionHook } from "./machine/step.js";
@@ -42,6 +43,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
           clock: () => new Date(),
           bmcAccess: (signal) => (bound ?? unbound()).bmcAccess(signal),
           hostHealth: (hostId) => (bound?.hostHealth ?? unbound)(hostId),
+          instanceFabrics: () => bound?.instanceFabrics?.() ?? [],
         }),
       ];
     },
@@ -76,6 +78,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
           logger: context.logger,
         }),
         hostHealth: (hostId) => health.aggregate(hostId),
+        instanceFabrics: () => context.extensions.list(INSTANCE_FABRICS),
       };
       const instances = new InstanceService({
         database,
@@ -83,6 +86,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         logger,
         allocationBlockers: (hostId) => health.allocationBlockers(hostId),
         hostAlerts: async (hostId) => (await health.aggregate(hostId)).alerts,
+        fabrics: () => context.extensions.list(INSTANCE_FABRICS),
       });
       const monitorConfig = resolveMonitorConfig(context.config.config.monitor, context.config.baseDir);
       const monitor = new BmcMonitor({

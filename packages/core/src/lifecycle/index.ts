@@ -9,6 +9,7 @@ export {
   resolveLifecycleConfig,
 } from "./config.js";
 export { renderMermaid, renderSvg } from "./diagram/index.js";
+export { INSTANCE_FABRICS, type InstanceFabric, type InstanceFabricTarget } from "./fabrics/index.js";
 export { createLifecycleFeature, type LifecycleFeatureOptions, lifecycleFeature } from "./feature.js";
 export { invalidTransitions, MANAGED_HOST_GRAPH, type StateGraph } from "./graph.js";
 export * from "./instances/index.js";
@@ -27,7 +28,9 @@ export type {
   CleanupResult,
   DpuNetworkObservation,
   InstanceConfig,
+  InstanceInfiniBandInterface,
   InstanceInterface,
+  InstanceNvLinkGpu,
   InterfaceObservation,
   RebootRequest,
   ReleaseIssue,

@@ -68,9 +68,33 @@ export interface InstanceInterface {
   network: string;
 }
 
-/** What a tenant configures on an instance (network now; InfiniBand and NVLink join later). */
+/** One InfiniBand port of the host put into a tenant partition (NICo's InstanceIbInterfaceConfig). */
+export interface InstanceInfiniBandInterface {
+  /** The HCA model as the host agent lists it, e.g. "MT2910 Family [ConnectX-7]". */
+  device: string;
+  /** Which of the host's devices of that model (0-based, in the agent's order). */
+  deviceInstance: number;
+  /** A virtual function of the port; null for the physical function. */
+  virtualFunction: number | null;
+  /** The IB partition (core object id) the port joins. */
+  partitionId: string;
+}
+
+/** One GPU of the host put into a tenant's NVLink logical partition. */
+export interface InstanceNvLinkGpu {
+  /** Which of the host's GPUs (0-based, in the agent's order). */
+  deviceInstance: number;
+  logicalPartitionId: string;
+}
+
+/**
+ * What a tenant configures on an instance: its DPU network interfaces and, when those fabrics are
+ * configured, its InfiniBand ports and NVLink GPUs.
+ */
 export interface InstanceConfig {
   network: { interfaces: InstanceInterface[] };
+  infiniband?: { interfaces: InstanceInfiniBandInterface[] };
+  nvlink?: { gpus: InstanceNvLinkGpu[] };
 }
 
 export interface ReleaseIssue {

@@ -5,6 +5,7 @@ import type { Database } from "../db/index.js";
 import type { Logger } from "../logging/index.js";
 import type { PluginHost } from "../plugins/index.js";
 import type { StateEngine, StateMachine } from "../state/index.js";
+import type { Extensions } from "./extensions.js";
 
 /** What a feature gets when the service starts it. */
 export interface FeatureContext {
@@ -18,6 +19,8 @@ export interface FeatureContext {
   env: Readonly<Record<string, string | undefined>>;
   /** Unique per process: owner of work locks this replica takes. */
   processorId: string;
+  /** Slots features fill for each other (e.g. a fabric's instance subsystem for the lifecycle). */
+  extensions: Extensions;
 }
 
 /** What a started feature contributes to the running service. */

@@ -1,3 +1,4 @@
+export { createExtensionPoint, type ExtensionPoint, Extensions } from "./extensions.js";
 export type { FeatureContext, FeatureRuntime, ServiceFeature } from "./feature.js";
 export { DEFAULT_FEATURES } from "./features.js";
 export { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";

@@ -10,6 +10,7 @@ import { createPluginHost, type PluginHost } from "../plugins/index.js";
 import { DEFAULT_ENGINE_CONFIG, StateEngine, type StateMachine } from "../state/index.js";
 import { CORE_VERSION, PLUGIN_API_VERSION } from "../version.js";
 import { engineApiContext } from "./engineApiContext.js";
+import { Extensions } from "./extensions.js";
 import type { FeatureRuntime, ServiceFeature } from "./feature.js";
 import { DEFAULT_FEATURES } from "./features.js";
 import { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
@@ -99,6 +100,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
 
     const runtimes: FeatureRuntime[] = [];
+    const extensions = new Extensions();
     for (const feature of features) {
       const runtime = await feature.setup({
         config: loaded,
@@ -109,6 +111,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         metrics,
         env,
         processorId: engine.processorId,
+        extensions,
       });
       runtimes.push(runtime);
     }

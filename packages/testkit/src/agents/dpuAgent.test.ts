@@ -51,7 +51,7 @@ describe("simulated DPU agent", () => {
 
   it("discovers the DPU by the serial its BMC shows, then reports the applied config with its health", async () => {
     await installOs();
-    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThanOrEqual(2), { timeout: 3000 });
+    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
     expect(sim.agents.dpuOsInstalled(sim.dpu.id)).toBe(true);
     expect(sim.agents.stats.osInstalls).toBe(1);
     const { body } = await systemOf(sim.dpu);
@@ -84,7 +84,7 @@ describe("simulated DPU agent", () => {
 
   it("applies a new configuration and reports its versions, heartbeating meanwhile", async () => {
     await installOs();
-    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThanOrEqual(3), { timeout: 3000 });
+    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     sim.server.configs.set(DPU_ID, {
       dpuId: DPU_ID,
       hostId: "host-a",
@@ -96,7 +96,7 @@ describe("simulated DPU agent", () => {
       instanceConfigVersion: "7",
     });
     await vi.waitFor(() => expect(statusCalls().at(-1)?.request.appliedManagedHostConfigVersion).toBe("2"), {
-      timeout: 3000,
+      timeout: 10_000,
     });
     expect(statusCalls().at(-1)?.request).toMatchObject({
       appliedInstanceConfigVersion: "7",
@@ -106,7 +106,7 @@ describe("simulated DPU agent", () => {
 
   it("stops when its host powers off and starts again when the host powers on; a warm restart leaves it", async () => {
     await installOs();
-    await vi.waitFor(() => expect(sim.agents.agentRunning(sim.dpu.id)).toBe(true), { timeout: 3000 });
+    await vi.waitFor(() => expect(sim.agents.agentRunning(sim.dpu.id)).toBe(true), { timeout: 10_000 });
 
     await reset(sim.host, "ForceRestart");
     await settle(40);
@@ -124,7 +124,7 @@ describe("simulated DPU agent", () => {
     await reset(sim.host, "On");
     await vi.waitFor(
       () => expect(sim.server.of("DiscoveryCompleted", DPU_ID).length).toBe(discoveriesBefore + 1),
-      { timeout: 3000 },
+      { timeout: 10_000 },
     );
     await vi.waitFor(() => expect(sim.server.forMachine(DPU_ID).length).toBeGreaterThan(silentFrom + 3));
   });
@@ -132,11 +132,11 @@ describe("simulated DPU agent", () => {
   it("boots again when its host power-cycles", async () => {
     await installOs();
     await vi.waitFor(() => expect(sim.server.of("DiscoveryCompleted", DPU_ID)).toHaveLength(1), {
-      timeout: 3000,
+      timeout: 10_000,
     });
     await reset(sim.host, "PowerCycle");
     await vi.waitFor(() => expect(sim.server.of("DiscoveryCompleted", DPU_ID)).toHaveLength(2), {
-      timeout: 3000,
+      timeout: 10_000,
     });
   });
 
@@ -144,16 +144,16 @@ describe("simulated DPU agent", () => {
     sim.server.known.delete(sim.dpu.serial);
     await installOs();
     await vi.waitFor(() => expect(sim.server.of("DiscoverMachine").length).toBeGreaterThanOrEqual(2), {
-      timeout: 3000,
+      timeout: 10_000,
     });
     expect(sim.agents.stats.errors.NOT_FOUND).toBeGreaterThanOrEqual(2);
     sim.server.known.set(sim.dpu.serial, { machineId: DPU_ID, kind: "dpu" });
-    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(0), { timeout: 3000 });
+    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(0), { timeout: 10_000 });
   });
 
   it("makes no call while silenced, and reports its alerts", async () => {
     await installOs();
-    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(0), { timeout: 3000 });
+    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(0), { timeout: 10_000 });
     sim.agents.silenceDpuAgent(sim.dpu.mac);
     await settle(40);
     const before = sim.server.forMachine(DPU_ID).length;
@@ -165,7 +165,7 @@ describe("simulated DPU agent", () => {
     ]);
     sim.agents.silenceDpuAgent(sim.dpu.mac, false);
     await vi.waitFor(() => expect(statusCalls().at(-1)?.request.health.alerts).toHaveLength(1), {
-      timeout: 3000,
+      timeout: 10_000,
     });
     expect(statusCalls().at(-1)?.request.health).toMatchObject({
       successes: [{ id: "ContainerHealth" }],
@@ -175,13 +175,13 @@ describe("simulated DPU agent", () => {
 
   it("survives the service going away and finds it again on the same port", async () => {
     await installOs();
-    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(0), { timeout: 3000 });
+    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(0), { timeout: 10_000 });
     sim.server.stop();
     await settle(150);
     expect(sim.agents.stats.errors.UNAVAILABLE).toBeGreaterThan(0);
     expect(sim.agents.agentRunning(sim.dpu.id)).toBe(true);
     const before = statusCalls().length;
     await sim.server.listen();
-    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(before + 1), { timeout: 5000 });
+    await vi.waitFor(() => expect(statusCalls().length).toBeGreaterThan(before + 1), { timeout: 10_000 });
   });
 });

@@ -21,7 +21,7 @@ describe("simulated host agent", () => {
     await settle(60);
     expect(sim.server.calls).toEqual([]);
     await reset(sim.host, "ForceRestart");
-    await vi.waitFor(() => expect(controls().length).toBeGreaterThanOrEqual(2), { timeout: 3000 });
+    await vi.waitFor(() => expect(controls().length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
 
     const inventory = sim.server.of("DiscoverMachine")[0]?.request.inventory;
     const { body } = await systemOf(sim.host);
@@ -43,9 +43,9 @@ describe("simulated host agent", () => {
     sim.agents.failCleanup(sim.host.mac, "disk 2 would not wipe");
     await reset(sim.host, "On");
     await vi.waitFor(() => expect(sim.server.of("ValidationCompleted", HOST_ID)).toHaveLength(1), {
-      timeout: 3000,
+      timeout: 10_000,
     });
-    await vi.waitFor(() => expect(sim.server.of("DiscoverMachine")).toHaveLength(2), { timeout: 3000 });
+    await vi.waitFor(() => expect(sim.server.of("DiscoverMachine")).toHaveLength(2), { timeout: 10_000 });
     expect(sim.server.of("DiscoveryCompleted", HOST_ID)).toHaveLength(1);
     expect(sim.server.of("CleanupCompleted", HOST_ID)[0]?.request).toMatchObject({
       success: false,
@@ -63,7 +63,7 @@ describe("simulated host agent", () => {
 
   it("stops when the host powers off and starts afresh after the next boot", async () => {
     await reset(sim.host, "On");
-    await vi.waitFor(() => expect(sim.agents.agentRunning(sim.host.id)).toBe(true), { timeout: 3000 });
+    await vi.waitFor(() => expect(sim.agents.agentRunning(sim.host.id)).toBe(true), { timeout: 10_000 });
     await reset(sim.host, "GracefulShutdown");
     expect(sim.agents.agentRunning(sim.host.id)).toBe(false);
     await settle(40);
@@ -73,7 +73,7 @@ describe("simulated host agent", () => {
 
     await reset(sim.host, "On");
     await vi.waitFor(() => expect(sim.server.of("RebootCompleted", HOST_ID)).toHaveLength(2), {
-      timeout: 3000,
+      timeout: 10_000,
     });
     expect(sim.agents.stats).toMatchObject({ bootsSeen: 3, agentsRunning: { host: 1, dpu: 0 } });
     expect(sim.agents.stats.calls.AgentControl).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import { doNothing, transition, wait } from "../../state/index.js";
 import type { HostOutcome, Step } from "../machine/step.js";
 import { setAdminNetwork, terminateInstance } from "../machine/writes.js";
 import type { InstanceStep, ManagedHostState } from "../states.js";
+import { fabricsNotReleased, fabricsNotSynced } from "./fabricSync.js";
 import { dpusNotSynced } from "./networkSync.js";
 
 type State = Extract<ManagedHostState, { state: "assigned" }>;
@@ -26,12 +27,17 @@ export async function handleAssigned(step: Step, state: State): Promise<HostOutc
     case "waitingForNetworkConfig": {
       if (released) return to({ step: "powerCycleOff" });
       const notSynced = dpusNotSynced(step, { instanceConfigVersion: instance.config_version });
+      const fabrics = await fabricsNotSynced(step, instance);
       const blocked = await step.alerts(HEALTH_CLASSIFICATIONS.preventHostStateChanges);
-      if (notSynced.length === 0 && blocked.length === 0) return to({ step: "waitingForRebootToReady" });
+      if (notSynced.length === 0 && fabrics.length === 0 && blocked.length === 0) {
+        return to({ step: "waitingForRebootToReady" });
+      }
       return wait(
         notSynced.length
           ? `waiting for DPU agents to apply the tenant network config: ${notSynced.join("; ")}`
-          : `health prevents host state changes: ${blocked.map((a) => `${a.id}: ${a.message}`).join("; ")}`,
+          : fabrics.length
+            ? `waiting for the tenant fabric config: ${fabrics.join("; ")}`
+            : `health prevents host state changes: ${blocked.map((a) => `${a.id}: ${a.message}`).join("; ")}`,
       );
     }
     case "waitingForRebootToReady":
@@ -74,6 +80,9 @@ export async function handleAssigned(step: Step, state: State): Promise<HostOutc
       if (notSynced.length > 0 || !step.snapshot.useAdminNetwork) {
         return wait(`waiting for DPU agents to put the host on the admin network: ${notSynced.join("; ")}`);
       }
+      const fabrics = await fabricsNotReleased(step, state.instanceId);
+      if (fabrics.length > 0)
+        return wait(`waiting for the host to leave tenant fabrics: ${fabrics.join("; ")}`);
       const now = step.now;
       step.context.defer((trx) => terminateInstance(trx, state.instanceId, now));
       return transition({ state: "waitingForCleanup", cleanupState: { step: "hostCleanup" } });

@@ -72,6 +72,46 @@ function configFromMessage(config: InstanceConfig__Output | null): unknown {
         network: i.network,
       })),
     },
+    ...(config.infiniband
+      ? {
+          infiniband: {
+            interfaces: config.infiniband.interfaces.map((i) => ({
+              device: i.device,
+              deviceInstance: i.deviceInstance,
+              virtualFunction: i.virtualFunction ?? null,
+              partitionId: i.partitionId,
+            })),
+          },
+        }
+      : {}),
+    ...(config.nvlink
+      ? {
+          nvlink: {
+            gpus: config.nvlink.gpus.map((g) => ({
+              deviceInstance: g.deviceInstance,
+              logicalPartitionId: g.logicalPartitionId,
+            })),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The stored config as the message carries it (a physical function has no virtual_function). */
+function configToMessage(config: InstanceView["config"]): Instance["config"] {
+  return {
+    network: config.network,
+    ...(config.infiniband
+      ? {
+          infiniband: {
+            interfaces: config.infiniband.interfaces.map(({ virtualFunction, ...rest }) => ({
+              ...rest,
+              ...(virtualFunction !== null ? { virtualFunction } : {}),
+            })),
+          },
+        }
+      : {}),
+    ...(config.nvlink ? { nvlink: config.nvlink } : {}),
   };
 }
 
@@ -82,7 +122,7 @@ export function toInstanceMessage(view: InstanceView): Instance {
     machineId: view.machineId,
     tenantOrg: view.tenantOrg,
     ...(view.instanceType !== null ? { instanceType: view.instanceType } : {}),
-    config: view.config,
+    config: configToMessage(view.config),
     configVersion: String(view.configVersion),
     status: {
       tenantState: view.status.tenantState,

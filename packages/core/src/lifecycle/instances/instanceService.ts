@@ -9,6 +9,7 @@ import type { Logger } from "../../logging/index.js";
 import type { StateEngine } from "../../state/index.js";
 import { enqueueHost } from "../agents/enqueueHost.js";
 import { requireMachine } from "../agents/machineLookup.js";
+import type { InstanceFabric } from "../fabrics/index.js";
 import type { InstanceConfig } from "../tables.js";
 import { allocationCandidates } from "./allocationCandidates.js";
 import {
@@ -39,6 +40,8 @@ export interface InstanceServiceDeps {
   allocationBlockers: (hostId: string) => Promise<HealthProbeAlert[]>;
   /** The host's aggregate health alerts, of which tenants see those with a tenant message (default none). */
   hostAlerts?: (hostId: string) => Promise<HealthProbeAlert[]>;
+  /** The configured tenant fabrics: their config sections are accepted and checked (default none). */
+  fabrics?: () => readonly InstanceFabric[];
 }
 
 export interface AllocateInstanceInput {
@@ -91,7 +94,7 @@ export class InstanceService {
     const draft: InstanceDraft = {
       tenantOrg,
       instanceType: instanceType ?? null,
-      config: parseInstanceConfig(input.config),
+      config: parseInstanceConfig(input.config, "config", this.fabricNames()),
       name: present(input.name),
     };
     const row = machineId
@@ -129,10 +132,12 @@ export class InstanceService {
 
   /** Replaces the config and bumps its version in one statement, so concurrent updates never lose one. */
   async updateConfig(id: string, config: unknown, ifVersionMatch?: number): Promise<InstanceView> {
-    const parsed = parseInstanceConfig(config);
+    const parsed = parseInstanceConfig(config, "config", this.fabricNames());
     if (ifVersionMatch !== undefined && (!Number.isSafeInteger(ifVersionMatch) || ifVersionMatch < 0)) {
       throw new InvalidArgumentError(`ifVersionMatch: ${ifVersionMatch} is not a non-negative integer`);
     }
+    const current = await this.requireRow(id);
+    await this.checkFabrics({ ...current, config: parsed, config_version: current.config_version + 1 });
     const now = this.clock();
     let update = this.deps.database.db
       .updateTable("instances")
@@ -194,6 +199,7 @@ export class InstanceService {
     }
     const blockers = await this.deps.allocationBlockers(hostId);
     if (blockers.length > 0) throw new AllocationBlockedError(hostId, blockers);
+    await this.checkFabrics(draftRow(hostId, draft));
     const row = await this.insert(hostId, draft);
     if (!row) throw new HostAlreadyAllocatedError(hostId);
     return row;
@@ -203,6 +209,7 @@ export class InstanceService {
   private async allocateOfType(instanceType: string, draft: InstanceDraft): Promise<InstanceRow> {
     for (const hostId of await allocationCandidates(this.deps.database, instanceType)) {
       if ((await this.deps.allocationBlockers(hostId)).length > 0) continue;
+      await this.checkFabrics(draftRow(hostId, draft));
       const row = await this.insert(hostId, draft);
       if (row) return row;
     }
@@ -234,6 +241,25 @@ export class InstanceService {
       .executeTakeFirst();
   }
 
+  private fabricNames(): ReadonlySet<string> {
+    return new Set((this.deps.fabrics?.() ?? []).map((fabric) => fabric.name));
+  }
+
+  /** Each configured fabric checks its section against the host (its ports, GPUs, partitions). */
+  private async checkFabrics(
+    row: Pick<InstanceRow, "id" | "machine_id" | "tenant_org" | "config" | "config_version">,
+  ): Promise<void> {
+    const target = {
+      hostId: row.machine_id,
+      instanceId: row.id,
+      tenantOrg: row.tenant_org,
+      config: row.config,
+      configVersion: row.config_version,
+    };
+    for (const fabric of this.deps.fabrics?.() ?? [])
+      await fabric.checkConfig(target, `config.${fabric.name}`);
+  }
+
   private async requireRow(id: string): Promise<InstanceRow> {
     const row = await this.deps.database.db
       .selectFrom("instances")
@@ -251,7 +277,12 @@ export class InstanceService {
   }
 
   private async views(rows: readonly InstanceRow[]): Promise<InstanceView[]> {
-    const statuses = await instanceStatuses(this.deps.database, this.deps.engine, rows);
+    const statuses = await instanceStatuses(
+      this.deps.database,
+      this.deps.engine,
+      rows,
+      this.deps.fabrics?.() ?? [],
+    );
     return Promise.all(
       rows.map(async (row, i) => {
         const status = statuses[i] as (typeof statuses)[number];
@@ -261,6 +292,11 @@ export class InstanceService {
       }),
     );
   }
+}
+
+/** The instance a draft would become on the host, as fabrics check it (its id is not known yet). */
+function draftRow(hostId: string, draft: InstanceDraft) {
+  return { id: "", machine_id: hostId, tenant_org: draft.tenantOrg, config: draft.config, config_version: 1 };
 }
 
 /** What a tenant sees of the host's health: alerts with a tenant message, as that message. */

@@ -3,6 +3,7 @@ import { stateLabelOf } from "../../explorer/machineLifecycle.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
 import type { StateEngine } from "../../state/index.js";
 import { DEFAULT_HOST_NETWORK } from "../agents/networkConfig.js";
+import type { InstanceFabric } from "../fabrics/index.js";
 import type { ManagedHostState } from "../states.js";
 import type { InstanceRow, InstanceStatusView } from "./instanceView.js";
 import { configsSynced, type NetworkConfigSyncedInput, networkConfigSynced } from "./syncStatus.js";
@@ -23,31 +24,54 @@ export async function instanceStatuses(
   database: Database,
   engine: Pick<StateEngine, "getObjectState">,
   rows: readonly InstanceRow[],
+  fabrics: readonly InstanceFabric[] = [],
 ): Promise<Array<Omit<InstanceStatusView, "healthAlerts">>> {
   const hosts = await readHostFacts(database, engine, [...new Set(rows.map((row) => row.machine_id))]);
-  return rows.map((row) => {
-    const host = hosts.get(row.machine_id);
-    const synced = configsSynced({
-      network: networkConfigSynced({
-        dpus: host?.dpus ?? [],
-        networkConfigVersion: host?.networkConfigVersion ?? DEFAULT_HOST_NETWORK.networkConfigVersion,
-        instanceConfigVersion: row.config_version,
-      }),
-    });
-    return {
-      tenantState: tenantState({
-        instance: {
-          id: row.id,
-          releaseRequestedAt: row.release_requested_at,
-          terminatedAt: row.terminated_at,
-        },
-        hostState: host?.state,
-        configsSyncedAggregate: synced.aggregate,
-      }),
-      hostState: host?.state ? stateLabelOf(host.state) : null,
-      configsSynced: synced,
-    };
-  });
+  return Promise.all(
+    rows.map(async (row) => {
+      const host = hosts.get(row.machine_id);
+      const synced = configsSynced({
+        network: networkConfigSynced({
+          dpus: host?.dpus ?? [],
+          networkConfigVersion: host?.networkConfigVersion ?? DEFAULT_HOST_NETWORK.networkConfigVersion,
+          instanceConfigVersion: row.config_version,
+        }),
+        ...(await fabricsSynced(fabrics, row)),
+      });
+      return {
+        tenantState: tenantState({
+          instance: {
+            id: row.id,
+            releaseRequestedAt: row.release_requested_at,
+            terminatedAt: row.terminated_at,
+          },
+          hostState: host?.state,
+          configsSyncedAggregate: synced.aggregate,
+        }),
+        hostState: host?.state ? stateLabelOf(host.state) : null,
+        configsSynced: synced,
+      };
+    }),
+  );
+}
+
+/** Each configured fabric's sync of a live instance (a terminated one has nothing left to sync). */
+async function fabricsSynced(
+  fabrics: readonly InstanceFabric[],
+  row: InstanceRow,
+): Promise<Record<string, boolean>> {
+  if (row.terminated_at) return {};
+  const target = {
+    hostId: row.machine_id,
+    instanceId: row.id,
+    tenantOrg: row.tenant_org,
+    config: row.config,
+    configVersion: row.config_version,
+  };
+  const entries = await Promise.all(
+    fabrics.map(async (fabric) => [fabric.name, (await fabric.syncProblems(target)).length === 0] as const),
+  );
+  return Object.fromEntries(entries);
 }
 
 async function readHostFacts(

@@ -13,6 +13,34 @@ const interfaceSchema = {
   },
 } as const;
 
+const infinibandInterfaceSchema = {
+  type: "object",
+  required: ["device", "partitionId"],
+  additionalProperties: false,
+  properties: {
+    device: {
+      type: "string",
+      description: 'HCA model as the host agent lists it, e.g. "MT2910 Family [ConnectX-7]"',
+    },
+    deviceInstance: { type: "integer", description: "Which of the host's devices of that model (0-based)" },
+    virtualFunction: {
+      type: ["integer", "null"],
+      description: "A virtual function; null for the physical one",
+    },
+    partitionId: { type: "string", description: "The IB partition the port joins" },
+  },
+} as const;
+
+const nvlinkGpuSchema = {
+  type: "object",
+  required: ["deviceInstance", "logicalPartitionId"],
+  additionalProperties: false,
+  properties: {
+    deviceInstance: { type: "integer", description: "Which of the host's GPUs (0-based)" },
+    logicalPartitionId: { type: "string" },
+  },
+} as const;
+
 /** Shape only: function patterns, empty networks and duplicates are checked by the service (same as gRPC). */
 export const instanceConfigSchema = {
   type: "object",
@@ -22,6 +50,18 @@ export const instanceConfigSchema = {
       type: "object",
       additionalProperties: false,
       properties: { interfaces: { type: "array", items: interfaceSchema } },
+    },
+    infiniband: {
+      type: "object",
+      description: "Only while fabrics.infiniband is configured",
+      additionalProperties: false,
+      properties: { interfaces: { type: "array", items: infinibandInterfaceSchema } },
+    },
+    nvlink: {
+      type: "object",
+      description: "Only while fabrics.nvlink is configured",
+      additionalProperties: false,
+      properties: { gpus: { type: "array", items: nvlinkGpuSchema } },
     },
   },
 } as const;

@@ -5,6 +5,7 @@ import { transition, wait } from "../../state/index.js";
 import type { ValidationRunner } from "../../validation/index.js";
 import type { LifecycleBmc } from "../bmc/bmcSession.js";
 import type { ResolvedLifecycleConfig } from "../config.js";
+import type { InstanceFabric } from "../fabrics/index.js";
 import { decideReboot } from "../reboot/decideReboot.js";
 import {
   type FailureCause,
@@ -29,6 +30,8 @@ export interface LifecycleDeps {
   /** The configured validation runners (resolved at startup). */
   validationRunners: () => readonly ValidationRunner[];
   forceDeletionHooks: readonly ForceDeletionHook[];
+  /** The configured tenant fabrics (InfiniBand, NVLink) instances wait for; default none. */
+  instanceFabrics?: () => readonly InstanceFabric[];
   clock: () => Date;
   /** The host's aggregate health (the health service); without it, its DPU agents' reports only. */
   hostHealth?: (hostId: string) => Promise<HealthReport>;
@@ -60,6 +63,11 @@ export class Step {
 
   get enteredAt(): Date {
     return this.context.enteredAt;
+  }
+
+  /** The configured tenant fabrics (InfiniBand, NVLink). */
+  get fabrics(): readonly InstanceFabric[] {
+    return this.deps.instanceFabrics?.() ?? [];
   }
 
   bmc(machine: MachineRow): Promise<LifecycleBmc> {

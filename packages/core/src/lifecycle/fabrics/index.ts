@@ -1,0 +1,1 @@
+export { INSTANCE_FABRICS, type InstanceFabric, type InstanceFabricTarget } from "./instanceFabric.js";
