@@ -90,6 +90,25 @@ export const configSchema: SchemaObject = {
     lifecycle: LIFECYCLE_CONFIG_SCHEMA,
     monitor: MONITOR_CONFIG_SCHEMA,
     health: HEALTH_CONFIG_SCHEMA,
+    fabrics: {
+      description:
+        "Tenant fabric managers; each section is checked by the loaded plugin's schema. A fabric without a section is disabled (the default).",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        infiniband: {
+          description:
+            "InfiniBand fabric manager (e.g. @racksmith/fabric-ufm): `fabric` names the registered fabric (default: the only one loaded), the other keys are its config. Default: absent, InfiniBand disabled.",
+          type: "object",
+        },
+        nvlink: {
+          description:
+            "NVLink fabric manager (e.g. @racksmith/fabric-nmxm): `fabric` names the registered fabric (default: the only one loaded), the other keys are its config. Default: absent, NVLink disabled.",
+          type: "object",
+        },
+      },
+    },
     log: {
       description: "Structured JSON logs on standard output.",
       type: "object",
@@ -118,6 +137,8 @@ export interface RacksmithConfig {
   lifecycle: LifecycleConfig;
   monitor: MonitorConfig;
   health: HealthConfig;
+  /** Absent sections are disabled fabrics. */
+  fabrics: { infiniband?: Record<string, unknown>; nvlink?: Record<string, unknown> };
   log: { level: LogLevel };
 }
 
@@ -132,5 +153,6 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   lifecycle: {},
   monitor: {},
   health: {},
+  fabrics: {},
   log: { level: "info" },
 };
