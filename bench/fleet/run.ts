@@ -8,6 +8,7 @@
  * host agent per machine — timed from registration until every host is Ready: time to all-Ready,
  * transitions/s, Redfish requests/s the BMCs served, agent calls/s, CPU seconds and peak RSS.
  */
+import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -31,6 +32,8 @@ const pollMs = Number(values["poll-ms"] ?? Math.max(250, hosts * 10));
 const timeoutMs = Number(values["timeout-s"]) * 1000;
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+// The drivers named in racksmith.yaml load from their TypeScript sources: no build needed.
+process.env.RACKSMITH_PLUGIN_CONDITIONS ??= "@racksmith/source";
 const dir = await mkdtemp(join(tmpdir(), "racksmith-bench-fleet-"));
 const cpuStart = process.cpuUsage();
 const started = Date.now();
@@ -44,12 +47,17 @@ const site = await startSimulatedSite({
 const registered = Date.now();
 let last = "";
 let ready = 0;
+// Fleet, service and agents share this process's file descriptors (every BMC connection counts twice).
+const openFds = () => readdirSync("/proc/self/fd").length;
+let peakOpenFds = 0;
 for (;;) {
   const states = await site.hostStates();
   ready = states.filter((s) => s.state.state === "ready").length;
+  const fds = openFds();
+  peakOpenFds = Math.max(peakOpenFds, fds);
   const line = JSON.stringify(countByState(states));
   if (line !== last && !values.json)
-    console.error(`${((Date.now() - registered) / 1000).toFixed(0).padStart(5)} s ${line}`);
+    console.error(`${((Date.now() - registered) / 1000).toFixed(0).padStart(5)} s ${fds} fds ${line}`);
   last = line;
   if (ready === hosts || Date.now() - registered > timeoutMs) break;
   await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -79,6 +87,7 @@ const figures = {
   agentPollMs: pollMs,
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  peakOpenFds,
   notReady: Object.fromEntries(stuck),
 };
 await site.stop();

@@ -5,14 +5,18 @@ import { registerCredentialCommands } from "./commands/credentials.js";
 import { registerDriverCommands } from "./commands/drivers.js";
 import { registerExpectedMachineCommands } from "./commands/expectedMachines.js";
 import { registerHealthCommands } from "./commands/health.js";
+import { registerIbPartitionCommands } from "./commands/ibPartition.js";
 import { registerInstanceCommands } from "./commands/instances.js";
 import { registerLifecycleCommands } from "./commands/lifecycle.js";
 import { registerMockupCommand } from "./commands/mockup.js";
 import { registerMonitorCommand } from "./commands/monitor.js";
+import { registerNmxmCommands } from "./commands/nmxm.js";
+import { registerNvLinkPartitionCommands } from "./commands/nvlinkPartition.js";
 import { registerRedfishCommand } from "./commands/redfish/index.js";
 import { registerServeCommands } from "./commands/serve.js";
 import { registerSimulateCommands } from "./commands/simulate.js";
 import { registerSiteExplorerCommands } from "./commands/siteExplorer.js";
+import { registerUfmCommands } from "./commands/ufm.js";
 import { ReportedFailure, UsageError } from "./errors.js";
 import { type CliIo, processIo } from "./io.js";
 
@@ -49,6 +53,10 @@ function buildProgram(io: CliIo): Command {
   registerLifecycleCommands(program, io);
   registerHealthCommands(program, io);
   registerMonitorCommand(program, io);
+  registerIbPartitionCommands(program, io);
+  registerUfmCommands(program, io);
+  registerNvLinkPartitionCommands(program, io);
+  registerNmxmCommands(program, io);
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.stdout.write(text),

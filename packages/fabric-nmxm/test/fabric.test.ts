@@ -171,4 +171,18 @@ describe("NMX-M fabric against the simulator", () => {
     expect(operation.status).toBe("completed");
     expect((await h.fabric.getPartition(operation.partitionId ?? "")).name).toHaveLength(240);
   });
+
+  it("browses read-only NMX-M paths as raw JSON and refuses anything else", async () => {
+    const browse = (path: string): Promise<unknown> => {
+      if (!h.fabric.browse) throw new Error("the NMX-M fabric cannot browse");
+      return h.fabric.browse(path);
+    };
+    const gpus = (await browse("nmx/v1/gpus")) as Array<{ ID: string }>;
+    expect(gpus).toHaveLength(144);
+    expect(gpus[0]).toHaveProperty("ID");
+    await expect(browse("/nmx/v1/partitions")).resolves.toBeInstanceOf(Array);
+    for (const path of ["nmx/../etc/passwd", "http://elsewhere/nmx/v1/gpus", "admin/users"]) {
+      await expect(browse(path)).rejects.toMatchObject({ code: "invalid_argument" });
+    }
+  });
 });

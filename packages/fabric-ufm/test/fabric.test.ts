@@ -17,6 +17,13 @@ describe("UfmInfiniBandFabric (the InfiniBandFabric contract over UFM)", () => {
     await simulator.stop();
   });
 
+  it("browses a UFM resource read-only, answering the parsed body", async () => {
+    const answer = await fabric.browse("/resources/pkeys/0x7fff?guids_data=true");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ partition: "management" });
+    expect(simulator.requests.at(-1)).toMatchObject({ method: "GET", path: "/resources/pkeys/0x7fff" });
+  });
+
   it("exposes its name and settings", () => {
     expect(fabric.name).toBe("ufm");
     expect(fabric.settings).toEqual(SETTINGS);

@@ -26,6 +26,8 @@ interface SiteFlags {
   grpc?: string;
   seed?: string;
   json?: boolean;
+  ufm?: boolean;
+  nmxm?: boolean;
 }
 
 const POLL_MS = 500;
@@ -56,6 +58,8 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
     .option("--grpc <host:port>", "gRPC API, where the agents report (default 127.0.0.1:50051)")
     .option("--seed <n>", "scenario seed: serials, MACs and models follow from it", "1")
     .option("--json", "print one summary object at the end")
+    .option("--ufm", "add a UFM simulator wired to the hosts' InfiniBand ports (fabrics.infiniband)")
+    .option("--nmxm", "add an NMX-M simulator wired to the hosts' GPUs (fabrics.nvlink)")
     .action(async (flags: SiteFlags) => {
       if (flags.hosts === undefined) {
         throw new UsageError(
@@ -84,6 +88,8 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
         ...(flags.databaseUrl ? { databaseUrl: flags.databaseUrl } : {}),
         http: flags.http ?? "127.0.0.1:8080",
         grpc: flags.grpc ?? "127.0.0.1:50051",
+        ...(flags.ufm ? { ufm: true } : {}),
+        ...(flags.nmxm ? { nmxm: true } : {}),
       }).catch(async (error: unknown) => {
         if (!flags.dataDir) await rm(dir, { recursive: true, force: true });
         throw error;

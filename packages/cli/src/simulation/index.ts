@@ -1,3 +1,9 @@
+export {
+  fleetNvLinkDomains,
+  type SimulatedNmxm,
+  type SimulatedNmxmOptions,
+  startSimulatedNmxm,
+} from "./nmxm.js";
 export { countByState, progressLine, stuckHosts, transitionCount } from "./progress.js";
 export { type Registration, registerFleet } from "./register.js";
 export {
@@ -12,3 +18,4 @@ export {
   type SimulatedSiteSections,
   writeSimulatedSite,
 } from "./siteFiles.js";
+export { type SimulatedUfm, type SimulatedUfmOptions, startSimulatedUfm } from "./ufm.js";

@@ -9,6 +9,8 @@ import {
   type RunningService,
   startService,
 } from "@racksmith/core/server";
+import type { NmxmSimulator } from "@racksmith/fabric-nmxm/simulator";
+import type { UfmSimulator } from "@racksmith/fabric-ufm/testing";
 import {
   type AgentTiming,
   type Fleet,
@@ -17,8 +19,10 @@ import {
   startFleet,
   startSimulatedAgents,
 } from "@racksmith/testkit";
+import { type SimulatedNmxmOptions, startSimulatedNmxm } from "./nmxm.js";
 import { type Registration, registerFleet } from "./register.js";
 import { fastTimings, type SimulatedSiteSections, writeSimulatedSite } from "./siteFiles.js";
+import { type SimulatedUfmOptions, startSimulatedUfm } from "./ufm.js";
 
 export interface SimulatedSiteOptions {
   hosts: number;
@@ -38,6 +42,10 @@ export interface SimulatedSiteOptions {
   >;
   agentTiming?: Partial<AgentTiming>;
   logger?: Logger;
+  /** A UFM simulator wired to the hosts' IB ports, configured as `fabrics.infiniband`. */
+  ufm?: boolean | SimulatedUfmOptions;
+  /** An NMX-M simulator wired to the hosts' GPUs, configured as `fabrics.nvlink`. */
+  nmxm?: boolean | SimulatedNmxmOptions;
 }
 
 /** `racksmith serve` with a simulated rack: virtual BMCs, DPU and host agents, all in this process. */
@@ -49,6 +57,10 @@ export interface SimulatedSite {
   readonly url: string;
   readonly grpcAddress: string;
   readonly configFile: string;
+  /** The UFM simulator (with `ufm`), to inspect and fault. */
+  readonly ufm?: UfmSimulator;
+  /** The NMX-M simulator (with `nmxm`), to inspect and fault. */
+  readonly nmxm?: NmxmSimulator;
   /** Every managed host's lifecycle state (labels, outcomes, SLA), in id order. */
   hostStates(): Promise<ObjectStateView[]>;
   stop(): Promise<void>;
@@ -68,6 +80,14 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
     });
     cleanups.push(() => fleet.stop());
     const database = await databaseSection(options.databaseUrl, cleanups);
+    const ufm = options.ufm
+      ? await startSimulatedUfm(fleet, options.dir, options.ufm === true ? {} : options.ufm)
+      : undefined;
+    if (ufm) cleanups.push(() => ufm.simulator.stop());
+    const nmxm = options.nmxm
+      ? await startSimulatedNmxm(fleet, options.dir, options.nmxm === true ? {} : options.nmxm)
+      : undefined;
+    if (nmxm) cleanups.push(() => nmxm.simulator.stop());
     const fast = fastTimings(options.hosts);
     const configFile = await writeSimulatedSite({
       dir: options.dir,
@@ -81,6 +101,15 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
         lifecycle: { ...fast.lifecycle, ...options.sections?.lifecycle },
         health: { ...options.sections?.health },
         monitor: { ...fast.monitor, ...options.sections?.monitor },
+        ...(ufm || nmxm
+          ? {
+              fabrics: {
+                ...(ufm ? { infiniband: ufm.section } : {}),
+                ...(nmxm ? { nvlink: nmxm.section } : {}),
+              },
+              extraPlugins: [...(ufm ? [ufm.plugin] : []), ...(nmxm ? [nmxm.plugin] : [])],
+            }
+          : {}),
       },
     });
     const service = await startService({
@@ -107,6 +136,8 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
       url,
       grpcAddress,
       configFile,
+      ...(ufm ? { ufm: ufm.simulator } : {}),
+      ...(nmxm ? { nmxm: nmxm.simulator } : {}),
       hostStates: () => listHostStates(service),
       stop,
     };

@@ -29,6 +29,7 @@ describe("the exploration loop", () => {
           const start = Date.now();
           await new Promise((resolve) => setImmediate(resolve));
           runs.push({ owner, start, end: Date.now(), deadline });
+          return undefined;
         },
       });
     const a = loop("replica-a");
@@ -71,6 +72,7 @@ describe("the exploration loop", () => {
         counts.runs++;
         if (counts.runs === 1) await gate;
         counts.finished++;
+        return undefined;
       },
     });
     return { loop, counts, release: () => release() };
@@ -156,6 +158,7 @@ describe("the exploration loop", () => {
         newEndpointDelayMs: DELAY,
         run: async () => {
           runs++;
+          return undefined;
         },
       });
       await loop.start();
@@ -188,6 +191,37 @@ describe("the exploration loop", () => {
       }
     });
 
+    it("runs again one delay later, not an interval later, while a run leaves endpoints never explored", async () => {
+      await sql`DELETE FROM work_locks`.execute(testDb.database.db);
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      let runs = 0;
+      const loop = new ExplorationLoop({
+        database: testDb.database,
+        owner: "backlog",
+        intervalMs: 600_000,
+        marginMs: 1_000,
+        logger: silentLogger,
+        random: () => 0.5,
+        newEndpointDelayMs: DELAY,
+        // Two runs' worth of never-explored endpoints, then none.
+        run: async () => ({ backlog: ++runs < 3 }),
+      });
+      await loop.start();
+      try {
+        await vi.advanceTimersByTimeAsync(1_000);
+        await until(() => runs === 1, "the first periodic run");
+        await vi.advanceTimersByTimeAsync(DELAY);
+        await until(() => runs === 2, "the run for the backlog");
+        await vi.advanceTimersByTimeAsync(DELAY);
+        await until(() => runs === 3, "the run for the rest of the backlog");
+        await vi.advanceTimersByTimeAsync(10 * DELAY);
+        await settle();
+        expect(runs).toBe(3);
+      } finally {
+        await loop.stop();
+      }
+    });
+
     it("forgets a scheduled run when stopped", async () => {
       await sql`DELETE FROM work_locks`.execute(testDb.database.db);
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
@@ -202,6 +236,7 @@ describe("the exploration loop", () => {
         newEndpointDelayMs: DELAY,
         run: async () => {
           runs++;
+          return undefined;
         },
       });
       await loop.start();

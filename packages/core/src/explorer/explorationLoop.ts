@@ -17,8 +17,11 @@ export interface ExplorationLoopOptions {
   intervalMs: number;
   /** Runs stop starting explorations this long before the lock ends, so no run outlives it. */
   marginMs: number;
-  /** One run; `deadline` (epoch ms) is when it must stop starting explorations. */
-  run(deadline: number): Promise<void>;
+  /**
+   * One run; `deadline` (epoch ms) is when it must stop starting explorations. `backlog`: it left endpoints
+   * never explored, so the next run starts `newEndpointDelayMs` later rather than an interval later.
+   */
+  run(deadline: number): Promise<{ backlog: boolean } | undefined>;
   logger: Logger;
   random?: () => number;
   /** Debounce of run requests (default 200 ms). */
@@ -138,7 +141,9 @@ export class ExplorationLoop {
         if (!acquired) return;
         this.leaseUntil = now + intervalMs;
       }
-      await this.options.run(this.leaseUntil - marginMs);
+      const result = await this.options.run(this.leaseUntil - marginMs);
+      // A booting site registers more BMCs than one run's budget: explore the rest soon, not next interval.
+      if (result?.backlog) this.newEndpointsAnnounced();
     } catch (error) {
       logger.error({ err: (error as Error).message }, "site exploration run failed");
     }

@@ -65,6 +65,7 @@ export function createSiteExplorerFeature(options: SiteExplorerFeatureOptions = 
         run: async (deadline) => {
           const summary = await siteExplorer.runIteration({ deadline });
           context.logger.info({ ...summary }, "site exploration run");
+          return { backlog: summary.neverExploredLeft > 0 };
         },
       });
       const requestRun = () => loop.requestRun();

@@ -48,6 +48,8 @@ export interface IterationSummary {
   ingested: number;
   waiting: number;
   rejected: number;
+  /** Endpoints never explored that this run left for the next (over budget or past the deadline). */
+  neverExploredLeft: number;
 }
 
 /**
@@ -75,9 +77,11 @@ export class SiteExplorer {
     ]);
     const expectedByMac = new Map(expected.map((machine) => [machine.bmcMac, machine]));
     await this.endpoints.syncEndpoints(bmcEndpoints);
-    const due = endpointsToExplore(await this.endpoints.schedulingFacts(), config.budget);
+    const facts = await this.endpoints.schedulingFacts();
+    const due = endpointsToExplore(facts, config.budget);
     let explored = 0;
     let failed = 0;
+    const exploredAddresses = new Set<string>();
     await forEachConcurrently(due, config.concurrency, async (endpoint) => {
       if (options.deadline !== undefined && Date.now() >= options.deadline) return;
       const mac = endpoint.bmcMac ?? undefined;
@@ -90,6 +94,7 @@ export class SiteExplorer {
       });
       this.observe(exploration);
       explored++;
+      exploredAddresses.add(endpoint.address);
       if (exploration.error) failed++;
       try {
         await this.endpoints.saveExploration(endpoint.address, exploration);
@@ -108,6 +113,8 @@ export class SiteExplorer {
       ingested: verdicts.filter((v) => v.ingestedNow).length,
       waiting: verdicts.filter((v) => v.status === "waiting").length,
       rejected: verdicts.filter((v) => v.status === "rejected").length,
+      neverExploredLeft: facts.filter((f) => f.lastExploredAt === null && !exploredAddresses.has(f.address))
+        .length,
     };
   }
 

@@ -29,6 +29,24 @@ describe("per-BMC concurrency cap", () => {
     expect(pool.size).toBe(0);
   });
 
+  it("keeps a BMC's connections for the next client within idleCloseMs, and not with 0", async () => {
+    for (const [idleCloseMs, connections] of [
+      [60_000, 1],
+      [0, 2],
+    ] as const) {
+      const pool = new BmcConnectionPool({ idleCloseMs });
+      const before = bmc.connections;
+      for (let step = 0; step < 2; step++) {
+        // One short-lived client per step, as the lifecycle makes them.
+        const client = new RedfishClient({ address: bmc.url, pool, maxConcurrency: 1 });
+        await client.get("/redfish/v1");
+        await client.close();
+      }
+      expect(bmc.connections - before).toBe(connections);
+      await pool.closeAll();
+    }
+  });
+
   it("defaults to four requests in flight", async () => {
     const client = new RedfishClient({ address: bmc.url, pool: new BmcConnectionPool() });
     bmc.maxInFlight = 0;

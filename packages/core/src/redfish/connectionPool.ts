@@ -25,7 +25,12 @@ interface LimiterEntry {
 interface DispatcherEntry {
   dispatcher: Pool;
   refs: number;
+  /** Closes the connections once no client used them for `idleCloseMs`. */
+  idle?: NodeJS.Timeout;
 }
+
+/** How long a BMC's connections outlive its last client (a lifecycle step every few seconds reuses them). */
+const DEFAULT_IDLE_CLOSE_MS = 15_000;
 
 /**
  * Keep-alive connections and the per-BMC concurrency cap, shared by every client of the same BMC in a
@@ -35,6 +40,15 @@ interface DispatcherEntry {
 export class BmcConnectionPool {
   private readonly limiters = new Map<string, LimiterEntry>();
   private readonly dispatchers = new Map<string, DispatcherEntry>();
+  private readonly idleCloseMs: number;
+
+  /**
+   * `idleCloseMs`: connections stay open this long after the last client of a BMC closed, so short-lived
+   * clients (one per lifecycle step) do not connect (and handshake TLS) anew each time; 0 closes at once.
+   */
+  constructor(options: { idleCloseMs?: number } = {}) {
+    this.idleCloseMs = options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS;
+  }
 
   acquire(
     origin: string,
@@ -69,6 +83,8 @@ export class BmcConnectionPool {
       this.dispatchers.set(key, dispatcherEntry);
     }
     dispatcherEntry.refs++;
+    clearTimeout(dispatcherEntry.idle);
+    dispatcherEntry.idle = undefined;
 
     const limiterRef = limiterEntry;
     const dispatcherRef = dispatcherEntry;
@@ -80,12 +96,20 @@ export class BmcConnectionPool {
         if (released) return;
         released = true;
         if (--limiterRef.refs === 0) this.limiters.delete(origin);
-        if (--dispatcherRef.refs === 0) {
-          this.dispatchers.delete(key);
-          void dispatcherRef.dispatcher.close().catch(() => undefined);
-        }
+        if (--dispatcherRef.refs === 0) this.closeWhenIdle(key, dispatcherRef);
       },
     };
+  }
+
+  private closeWhenIdle(key: string, entry: DispatcherEntry): void {
+    const close = () => {
+      if (entry.refs > 0 || this.dispatchers.get(key) !== entry) return;
+      this.dispatchers.delete(key);
+      void entry.dispatcher.close().catch(() => undefined);
+    };
+    if (this.idleCloseMs <= 0) return close();
+    entry.idle = setTimeout(close, this.idleCloseMs);
+    entry.idle.unref?.();
   }
 
   /** Number of BMC origins with live clients (for metrics and tests). */
@@ -95,6 +119,7 @@ export class BmcConnectionPool {
 
   async closeAll(): Promise<void> {
     const all = [...this.dispatchers.values()];
+    for (const entry of all) clearTimeout(entry.idle);
     this.dispatchers.clear();
     this.limiters.clear();
     await Promise.all(all.map((entry) => entry.dispatcher.close().catch(() => undefined)));

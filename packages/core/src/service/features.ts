@@ -1,4 +1,6 @@
 import { siteExplorerFeature } from "../explorer/index.js";
+import { infinibandFeature } from "../fabric/infiniband/feature.js";
+import { nvlinkFeature } from "../fabric/nvlink/feature.js";
 import { inventoryFeature } from "../inventory/index.js";
 import { lifecycleFeature } from "../lifecycle/feature.js";
 import type { ServiceFeature } from "./feature.js";
@@ -8,4 +10,6 @@ export const DEFAULT_FEATURES: readonly ServiceFeature[] = [
   inventoryFeature,
   siteExplorerFeature,
   lifecycleFeature,
+  infinibandFeature,
+  nvlinkFeature,
 ];

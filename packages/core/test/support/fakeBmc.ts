@@ -15,6 +15,8 @@ export class FakeBmc {
   readonly requests: RecordedRequest[] = [];
   inFlight = 0;
   maxInFlight = 0;
+  /** TCP connections accepted so far. */
+  connections = 0;
   private constructor(
     private readonly server: Server,
     readonly url: string,
@@ -44,6 +46,9 @@ export class FakeBmc {
           res.end(String(error));
         });
       });
+    });
+    server.on("connection", () => {
+      if (bmc) bmc.connections++;
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;

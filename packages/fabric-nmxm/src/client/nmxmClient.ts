@@ -123,6 +123,11 @@ export class NmxmClient {
     );
   }
 
+  /** GET any path under the endpoint and return its JSON as is (NICo's `raw_get`, for browsing). */
+  async rawGet(path: string, signal?: AbortSignal): Promise<unknown> {
+    return this.transport.request({ method: "GET", path, signal });
+  }
+
   async close(): Promise<void> {
     await this.transport.close();
   }

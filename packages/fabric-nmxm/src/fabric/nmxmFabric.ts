@@ -131,6 +131,18 @@ export class NmxmFabric implements NvLinkFabric {
     }
   }
 
+  /** Raw JSON of a read-only NMX-M path; refuses anything outside `nmx/` and any `..` segment. */
+  async browse(path: string, options: NvLinkCallOptions = {}): Promise<unknown> {
+    const relative = path.replace(/^\/+/, "");
+    if (!/^nmx\/[A-Za-z0-9._~\-/?=&%]*$/.test(relative) || relative.split(/[/?]/).includes("..")) {
+      throw new InvalidArgumentError(
+        `path: ${JSON.stringify(path)} must be an NMX-M API path such as nmx/v1/gpus (no "..")`,
+        { details: { field: "path" } },
+      );
+    }
+    return this.client.rawGet(relative, options.signal);
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

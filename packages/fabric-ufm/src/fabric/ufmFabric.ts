@@ -139,6 +139,22 @@ export class UfmInfiniBandFabric implements InfiniBandFabric {
     return ports;
   }
 
+  /**
+   * A raw, read-only GET below UFM's REST base (`/resources/...`) for debugging (the core's `ufm browse`):
+   * the JSON body as UFM sent it (secrets scrubbed), or the text when it is not JSON.
+   */
+  async browse(
+    path: string,
+    options: InfiniBandCallOptions = {},
+  ): Promise<{ status: number; body: unknown }> {
+    const response = await this.client.rawGet(path, callOptions(options));
+    try {
+      return { status: response.status, body: JSON.parse(response.body) as unknown };
+    } catch {
+      return { status: response.status, body: response.body };
+    }
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }

@@ -1,5 +1,7 @@
 import { canonicalMac, displayMac, type VirtualBmc } from "../fleet/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../mockup/json.js";
+import { simulatedHostGpus } from "./gpus.js";
+import { simulatedIbPorts } from "./ibPorts.js";
 import type { Cpu, MachineInventory, Nic } from "./messages.js";
 
 const GIB = 1024 ** 3;
@@ -32,8 +34,8 @@ export async function hostInventory(bmc: VirtualBmc): Promise<MachineInventory> 
       { name: "nvme0n1", model: "Simulated NVMe", serial: `${serial}-D0`, sizeBytes: String(960 * 10 ** 9) },
     ],
     nics,
-    gpus: [],
-    ibPorts: [],
+    gpus: simulatedHostGpus(bmc.id, serial),
+    ibPorts: simulatedIbPorts(bmc.id),
   };
 }
 

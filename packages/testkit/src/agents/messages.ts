@@ -85,6 +85,14 @@ export interface Gpu {
   model: string;
   serial: string;
   pciAddress: string;
+  /** Where the GPU sits (GB200 compute trays): what the core matches against NMX-M's GPUs. */
+  platform?: GpuPlatformInfo;
+}
+
+export interface GpuPlatformInfo {
+  chassisSerial: string;
+  slot: number;
+  tray: number;
 }
 
 export interface IbPort {

@@ -3,9 +3,19 @@ import { inventory } from "./0002_inventory.js";
 import { siteExplorer } from "./0003_site_explorer.js";
 import { lifecycle } from "./0004_lifecycle.js";
 import { health } from "./0005_health.js";
+import { infiniband } from "./0006_infiniband.js";
+import { nvlink } from "./0007_nvlink.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
 /** Every migration, in the order they run. To change the schema, add a file and append it here. */
-export const MIGRATIONS: readonly Migration[] = [stateEngine, inventory, siteExplorer, lifecycle, health];
+export const MIGRATIONS: readonly Migration[] = [
+  stateEngine,
+  inventory,
+  siteExplorer,
+  lifecycle,
+  health,
+  infiniband,
+  nvlink,
+];

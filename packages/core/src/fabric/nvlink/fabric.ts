@@ -57,6 +57,12 @@ export interface NvLinkFabric {
    */
   waitForOperation(id: string, options?: NvLinkWaitOptions): Promise<NvLinkOperation>;
 
+  /**
+   * Read-only raw view of the fabric manager's JSON at `path` (relative, e.g. `nmx/v1/gpus`), for operators'
+   * troubleshooting (`racksmith nmxm browse`). Optional: a fabric without it cannot be browsed.
+   */
+  browse?(path: string, options?: NvLinkCallOptions): Promise<unknown>;
+
   /** Releases connections; the fabric is not used afterwards. */
   close(): Promise<void>;
 }

@@ -1,0 +1,13 @@
+import type { IbFabricHealth } from "../monitor/index.js";
+import type { CreateIbPartitionInput, IbPartitionView } from "../partitions/index.js";
+
+/** What the REST and gRPC APIs call: the configured fabric's, or one refusing everything when it is absent. */
+export interface InfiniBandApi {
+  createPartition(input: CreateIbPartitionInput): Promise<IbPartitionView>;
+  listPartitions(filter: { tenantOrg?: string }): Promise<IbPartitionView[]>;
+  getPartition(id: string): Promise<IbPartitionView>;
+  deletePartition(id: string): Promise<IbPartitionView>;
+  /** The monitor's last view of the fabric (reachability, version, security findings). */
+  fabricHealth(): Promise<IbFabricHealth | null>;
+  browse(path: string): Promise<{ path: string; status: number; body: unknown }>;
+}

@@ -1,0 +1,2 @@
+export { desiredPkeys, type HostInstance, trackedGuids } from "./desired.js";
+export { type HostIbPort, hostGuids, interfaceGuid } from "./hostPorts.js";

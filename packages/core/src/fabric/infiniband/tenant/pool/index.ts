@@ -1,0 +1,1 @@
+export { allocatePkey, describeRanges } from "./allocatePkey.js";

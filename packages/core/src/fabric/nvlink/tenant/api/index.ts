@@ -1,0 +1,3 @@
+export { NVLINK_SERVICE, nvlinkGrpcServices } from "./grpcService.js";
+export { type NvLinkApi, nvlinkApi } from "./nvlinkApi.js";
+export { nvlinkRestRoutes } from "./restRoutes.js";

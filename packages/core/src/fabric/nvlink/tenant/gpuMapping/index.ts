@@ -1,0 +1,1 @@
+export { type GpuMapping, type HostGpu, type MappedGpu, mapHostGpus } from "./mapHostGpus.js";
