@@ -120,7 +120,8 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
     cleanups.push(() => service.stop());
     const url = `http://${service.http.host}:${service.http.port}`;
     const grpcAddress = `${service.grpc.host}:${service.grpc.port}`;
-    const registration = await registerFleet(fleet, url);
+    // Agents listen to their machines' power before the site knows the fleet: a DPU the lifecycle boots over
+    // HTTP while the rest of the fleet is still being registered must not boot unseen.
     const agents = await startSimulatedAgents({
       fleet,
       grpcAddress,
@@ -128,6 +129,7 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
     });
     // Agents stop before the service, so none reports into a closing server.
     cleanups.splice(1, 0, () => agents.stop());
+    const registration = await registerFleet(fleet, url);
     return {
       service,
       fleet,
