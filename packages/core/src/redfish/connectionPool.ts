@@ -107,7 +107,10 @@ export class BmcConnectionPool {
       this.dispatchers.delete(key);
       void entry.dispatcher.close().catch(() => undefined);
     };
-    if (this.idleCloseMs <= 0) return close();
+    if (this.idleCloseMs <= 0) {
+      close();
+      return;
+    }
     entry.idle = setTimeout(close, this.idleCloseMs);
     entry.idle.unref?.();
   }
