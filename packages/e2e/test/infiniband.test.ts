@@ -2,6 +2,7 @@ import { runCliJson } from "@racksmith/cli";
 import type { InstanceView } from "@racksmith/core/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
+import { restJson } from "./support/rest.js";
 import { simulatedSite } from "./support/simulatedSite.js";
 import { waitFor } from "./support/waitFor.js";
 
@@ -28,19 +29,7 @@ describe("InfiniBand tenant isolation through UFM", () => {
     if (!site.ufm) throw new Error("the site runs no UFM simulator");
     return site.ufm;
   };
-  const rest = async <T>(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: T }> => {
-    const response = await fetch(`${site.url}${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as T };
-  };
+  const rest = <T>(method: string, path: string, body?: unknown) => restJson<T>(site.url, method, path, body);
   /** The host's first IB port GUID as its agent reported it. */
   const guidOf = async (hostId: string): Promise<string> => {
     const row = await site.service.database.db

@@ -2,6 +2,7 @@ import { runCliJson } from "@racksmith/cli";
 import type { InstanceView } from "@racksmith/core/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
+import { restJson } from "./support/rest.js";
 import { simulatedSite } from "./support/simulatedSite.js";
 import { waitFor } from "./support/waitFor.js";
 
@@ -24,19 +25,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
     if (!site.nmxm) throw new Error("the site runs no NMX-M simulator");
     return site.nmxm;
   };
-  const rest = async <T>(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: T }> => {
-    const response = await fetch(`${site.url}${path}`, {
-      method,
-      ...(body === undefined
-        ? {}
-        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as T };
-  };
+  const rest = <T>(method: string, path: string, body?: unknown) => restJson<T>(site.url, method, path, body);
   /** The NMX-M ids of a host's GPUs: the simulator's GPUs at the location its agent reported. */
   const gpusOf = async (hostId: string): Promise<string[]> => {
     const row = await site.service.database.db

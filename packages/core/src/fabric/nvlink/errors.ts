@@ -1,92 +1,46 @@
-import { type ErrorStatus, RacksmithError, type RacksmithErrorOptions } from "../../errors/index.js";
+import { type FabricErrorCode, fabricErrorFamily } from "../common/errorFamily.js";
 
-/** Stable codes of NVLink fabric errors (shared in meaning with the other fabric contracts). */
-export type NvLinkFabricErrorCode =
-  | "fabric_unavailable"
-  | "fabric_timeout"
-  | "fabric_not_found"
-  | "fabric_disabled"
-  | "fabric_auth_failed"
-  | "fabric_rejected"
-  | "fabric_bad_response";
+const family = fabricErrorFamily({
+  label: "NVLink",
+  prefix: "NvLink",
+  section: "fabrics.nvlink",
+  examplePlugin: "@racksmith/fabric-nmxm",
+});
+
+/** Stable codes of NVLink fabric errors (the same as every fabric contract's). */
+export type NvLinkFabricErrorCode = FabricErrorCode;
 
 /**
- * Base of every error an NVLink fabric raises. `fabric` names the registered fabric (`nmxm`) so an operator
- * knows which integration failed; messages never carry credentials.
+ * Base of every error an NVLink fabric raises. `fabric` names the registered fabric so an operator knows
+ * which integration failed; messages never carry credentials.
  */
-export class NvLinkFabricError extends RacksmithError {
-  declare readonly code: NvLinkFabricErrorCode;
-  readonly fabric: string;
+export const NvLinkFabricError = family.Base;
+export type NvLinkFabricError = InstanceType<typeof NvLinkFabricError>;
 
-  constructor(
-    code: NvLinkFabricErrorCode,
-    status: ErrorStatus,
-    fabric: string,
-    message: string,
-    options: RacksmithErrorOptions = {},
-  ) {
-    super(code, status, `NVLink fabric ${fabric}: ${message}`, {
-      ...options,
-      details: { fabric, ...options.details },
-    });
-    this.fabric = fabric;
-  }
-}
-
-/** The fabric manager cannot be reached (connection refused, reset, DNS, 5xx). Worth retrying later. */
-export class NvLinkFabricUnavailableError extends NvLinkFabricError {
-  constructor(fabric: string, message: string, options: RacksmithErrorOptions = {}) {
-    super("fabric_unavailable", "UNAVAILABLE", fabric, message, options);
-  }
-}
+/** The fabric manager cannot be reached (refused, reset, DNS, TLS) or answered 5xx. Worth retrying later. */
+export const NvLinkFabricUnavailableError = family.Unavailable;
+export type NvLinkFabricUnavailableError = InstanceType<typeof NvLinkFabricUnavailableError>;
 
 /** A request took longer than the configured timeout. */
-export class NvLinkFabricTimeoutError extends NvLinkFabricError {
-  constructor(fabric: string, message: string, options: RacksmithErrorOptions = {}) {
-    super("fabric_timeout", "DEADLINE_EXCEEDED", fabric, message, options);
-  }
-}
+export const NvLinkFabricTimeoutError = family.Timeout;
+export type NvLinkFabricTimeoutError = InstanceType<typeof NvLinkFabricTimeoutError>;
 
-/** The GPU, partition or operation does not exist (any more). */
-export class NvLinkFabricNotFoundError extends NvLinkFabricError {
-  constructor(fabric: string, what: string, id: string, options: RacksmithErrorOptions = {}) {
-    super("fabric_not_found", "NOT_FOUND", fabric, `${what} ${JSON.stringify(id)} not found`, {
-      ...options,
-      details: { kind: what, id, ...options.details },
-    });
-  }
-}
+/** The resource (partition, GPU, operation…) does not exist (any more). */
+export const NvLinkFabricNotFoundError = family.NotFound;
+export type NvLinkFabricNotFoundError = InstanceType<typeof NvLinkFabricNotFoundError>;
 
-/** NVLink partitioning is not configured; every call fails with this. */
-export class NvLinkFabricDisabledError extends NvLinkFabricError {
-  constructor(operation: string) {
-    super(
-      "fabric_disabled",
-      "FAILED_PRECONDITION",
-      "disabled",
-      `${operation}: NVLink partitioning is disabled (configure fabrics.nvlink and load a fabric plugin such as @racksmith/fabric-nmxm)`,
-      { details: { operation } },
-    );
-  }
-}
+/** NVLink partitioning is not configured; every call of the built-in `disabled` fabric fails with this. */
+export const NvLinkFabricDisabledError = family.Disabled;
+export type NvLinkFabricDisabledError = InstanceType<typeof NvLinkFabricDisabledError>;
 
 /** The fabric manager refused the credentials (HTTP 401 / 403). */
-export class NvLinkFabricAuthError extends NvLinkFabricError {
-  constructor(fabric: string, message: string, options: RacksmithErrorOptions = {}) {
-    super("fabric_auth_failed", "UNAUTHENTICATED", fabric, message, options);
-  }
-}
+export const NvLinkFabricAuthError = family.Auth;
+export type NvLinkFabricAuthError = InstanceType<typeof NvLinkFabricAuthError>;
 
 /** The fabric manager refused the request (HTTP 4xx other than auth and not-found). */
-export class NvLinkFabricRejectedError extends NvLinkFabricError {
-  constructor(fabric: string, message: string, options: RacksmithErrorOptions = {}) {
-    super("fabric_rejected", "FAILED_PRECONDITION", fabric, message, options);
-  }
-}
+export const NvLinkFabricRejectedError = family.Rejected;
+export type NvLinkFabricRejectedError = InstanceType<typeof NvLinkFabricRejectedError>;
 
-/** The response could not be used: malformed JSON, an unexpected shape, or over the size limit. */
-export class NvLinkFabricBadResponseError extends NvLinkFabricError {
-  constructor(fabric: string, message: string, options: RacksmithErrorOptions = {}) {
-    super("fabric_bad_response", "INTERNAL", fabric, message, options);
-  }
-}
+/** The response could not be used: malformed JSON, an unexpected shape, or over a size limit. */
+export const NvLinkFabricBadResponseError = family.BadResponse;
+export type NvLinkFabricBadResponseError = InstanceType<typeof NvLinkFabricBadResponseError>;
