@@ -106,7 +106,10 @@ describe("simulated DPU agent", () => {
 
   it("stops when its host powers off and starts again when the host powers on; a warm restart leaves it", async () => {
     await installOs();
-    await vi.waitFor(() => expect(sim.agents.agentRunning(sim.dpu.id)).toBe(true), { timeout: 10_000 });
+    // Its first discovery is done (not merely started), so the count below cannot move under our feet.
+    await vi.waitFor(() => expect(sim.server.of("DiscoveryCompleted", DPU_ID)).toHaveLength(1), {
+      timeout: 10_000,
+    });
 
     await reset(sim.host, "ForceRestart");
     await settle(40);

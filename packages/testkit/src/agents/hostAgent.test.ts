@@ -63,7 +63,11 @@ describe("simulated host agent", () => {
 
   it("stops when the host powers off and starts afresh after the next boot", async () => {
     await reset(sim.host, "On");
-    await vi.waitFor(() => expect(sim.agents.agentRunning(sim.host.id)).toBe(true), { timeout: 10_000 });
+    // The agent has reported this boot (not merely started) before the host goes off.
+    await vi.waitFor(() => expect(sim.server.of("RebootCompleted", HOST_ID)).toHaveLength(1), {
+      timeout: 10_000,
+    });
+    expect(sim.agents.agentRunning(sim.host.id)).toBe(true);
     await reset(sim.host, "GracefulShutdown");
     expect(sim.agents.agentRunning(sim.host.id)).toBe(false);
     await settle(40);
