@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors/index.js";
 import { createBmcConnector, readBmcCaFile, resolveSiteExplorerConfig } from "../explorer/index.js";
 import { BmcMonitor, resolveMonitorConfig } from "../health/monitor/index.js";
-import { HealthService, healthGrpcServices, healthRestRoutes } from "../health/service/index.js";
+import { HealthService, HOST_HEALTH, healthGrpcServices, healthRestRoutes } from "../health/service/index.js";
 import { openInventory } from "../inventory/index.js";
 import type { FeatureContext, ServiceFeature } from "../service/feature.js";
 import { redfishStandardDriver } from "../standard/index.js";
@@ -60,6 +60,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         config: context.config.config.health,
         metrics: context.metrics,
       });
+      context.extensions.add(HOST_HEALTH, health);
       bound = {
         config,
         validationRunners: () => runners,

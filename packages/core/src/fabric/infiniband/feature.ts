@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "../../errors/index.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/index.js";
-import { HealthService } from "../../health/service/index.js";
+import { hostHealthRecorder } from "../../health/service/index.js";
 import { INSTANCE_FABRICS } from "../../lifecycle/index.js";
 import type { FeatureContext, ServiceFeature } from "../../service/feature.js";
 import { selectFabricDefinition } from "../common/index.js";
@@ -37,7 +37,7 @@ export function createInfinibandFeature(): ServiceFeature {
       fabric = await createFabric(context, settings.fabric, settings.pluginConfig);
       const ib = fabric;
       const { database, engine, logger } = context;
-      const health = new HealthService({ database, engine, logger, config: context.config.config.health });
+      const recordReport = hostHealthRecorder(context);
       const monitor = new IbFabricMonitor({
         db: database.db,
         fabric: ib,
@@ -45,7 +45,7 @@ export function createInfinibandFeature(): ServiceFeature {
         logger,
         processorId: context.processorId,
         allowInsecure: settings.allowInsecureFabric,
-        recordReport: (hostId, report) => health.recordReport(hostId, report),
+        recordReport,
         enqueueHost: (hostId) => engine.enqueue(MANAGED_HOST_OBJECT_TYPE, hostId),
       });
       const partitions = new IbPartitionService({
@@ -60,7 +60,7 @@ export function createInfinibandFeature(): ServiceFeature {
           db: database.db,
           fabric: ib,
           partitionState: async (id) => (await partitions.state(id))?.state,
-          recordReport: (hostId, report) => health.recordReport(hostId, report),
+          recordReport,
           pokeMonitor: () => monitor.poke(),
           logger,
         }),

@@ -1,6 +1,5 @@
 import { InvalidArgumentError } from "../../errors/index.js";
-import type { HealthReport } from "../../health/index.js";
-import { HealthService } from "../../health/service/index.js";
+import { hostHealthRecorder } from "../../health/service/index.js";
 import { INSTANCE_FABRICS } from "../../lifecycle/index.js";
 import type { FeatureContext, ServiceFeature } from "../../service/feature.js";
 import { selectFabricDefinition } from "../common/index.js";
@@ -38,8 +37,7 @@ export function createNvLinkFeature(options: NvLinkFeatureOptions = {}): Service
       }
       const fabric = await createFabric(context, name, pluginConfig);
       const { database, engine, logger } = context;
-      const health = new HealthService({ database, engine, logger, config: context.config.config.health });
-      const recordReport = (hostId: string, report: HealthReport) => health.recordReport(hostId, report);
+      const recordReport = hostHealthRecorder(context);
       const monitor = new NvLinkMonitor({
         recordReport,
         database,

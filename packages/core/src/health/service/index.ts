@@ -32,6 +32,7 @@ export {
   hostHealthStatus,
 } from "./metrics.js";
 export { healthRestRoutes, overrideInput } from "./restRoutes.js";
+export { HOST_HEALTH, hostHealthRecorder } from "./sharedHealth.js";
 export { isSensorSource } from "./sources.js";
 export type {
   EventLogCursorsTable,
