@@ -36,7 +36,7 @@ export function createNvLinkFeature(options: NvLinkFeatureOptions = {}): Service
         throw new InvalidArgumentError("fabrics.nvlink.fabric: must name a registered NVLink fabric");
       }
       const fabric = await createFabric(context, name, pluginConfig);
-      const { database, engine, logger } = context;
+      const { database, logger } = context;
       const recordReport = hostHealthRecorder(context);
       const monitor = new NvLinkMonitor({
         recordReport,

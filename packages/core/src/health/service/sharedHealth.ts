@@ -14,15 +14,15 @@ export function hostHealthRecorder(
   context: FeatureContext,
 ): (hostId: string, report: HealthReport) => Promise<void> {
   let own: HealthService | undefined;
-  return (hostId, report) => {
-    const health =
-      context.extensions.list(HOST_HEALTH)[0] ??
-      (own ??= new HealthService({
-        database: context.database,
-        engine: context.engine,
-        logger: context.logger,
-        config: context.config.config.health,
-      }));
-    return health.recordReport(hostId, report);
+  const ownHealth = (): HealthService => {
+    own ??= new HealthService({
+      database: context.database,
+      engine: context.engine,
+      logger: context.logger,
+      config: context.config.config.health,
+    });
+    return own;
   };
+  return (hostId, report) =>
+    (context.extensions.list(HOST_HEALTH)[0] ?? ownHealth()).recordReport(hostId, report);
 }
