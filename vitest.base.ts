@@ -21,6 +21,7 @@ export const baseConfig = defineConfig({
     server: { deps: { inline: [/\/test\/fixtures\//] } },
     // Workspace plugins named in a config load from their sources too (see the plugin loader).
     env: { RACKSMITH_PLUGIN_CONDITIONS: "@racksmith/source" },
-    reporters: ["default"],
+    // The JSON report is what `.ci/run`'s summary and `npm run test:stress` read (packages/repo-tools).
+    reporters: ["default", ["json", { outputFile: ".test-results/report.json" }]],
   },
 });

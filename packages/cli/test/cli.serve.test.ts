@@ -1,13 +1,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { runCli } from "../src/main.js";
 import { cli, memoryIo } from "./support/runCliForTest.js";
 
+/** Waits for what the running command printed; the timeout only bounds a hang, however busy the machine. */
 async function until(condition: () => boolean): Promise<void> {
   // Embedded PostgreSQL takes a few seconds to start on a busy machine.
-  for (let i = 0; i < 3000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 90_000, interval: 20 });
 }
 
 function projectWith(config: string): string {
@@ -80,7 +81,7 @@ describe("racksmith db migrate", () => {
     expect(first.stdout).toMatch(/^applied \S+/);
     const second = await cli(["db", "migrate", "--data-dir", "db", "--json"], dir);
     expect(JSON.parse(second.stdout)).toMatchObject({ applied: [] });
-  });
+  }, 120_000);
 
   it("takes --data-dir relative to where it runs, and database.dataDir relative to the config file", async () => {
     const dir = projectWith("");
@@ -93,5 +94,5 @@ describe("racksmith db migrate", () => {
     expect(JSON.parse(flag.stdout).database).toContain(join(dir, "db"));
     const configured = await cli(["db", "migrate", "--config", "conf/racksmith.yaml", "--json"], dir);
     expect(JSON.parse(configured.stdout).database).toContain(join(dir, "conf", "stored"));
-  });
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { NVLINK_DEFAULT_PARTITION_NUMBER, type NvLinkOperationStatus } from "@racksmith/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { domainUuid } from "../src/simulator/index.js";
 import { failure, freeGpus, type Harness, startHarness } from "./support.js";
 
@@ -11,6 +11,15 @@ describe("NMX-M fabric against the simulator", () => {
   afterAll(async () => {
     await h.close();
   });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * Freezes the simulator's clock (Date.now, which moves its operations on when they are read): an operation
+   * then stays in its phase however slowly the requests go, until the test moves the clock.
+   */
+  const freezeClock = () => vi.useFakeTimers({ toFake: ["Date"] });
 
   it("lists the GPUs of every domain, with locations and exact u64 device ids", async () => {
     const gpus = await h.fabric.listGpus();
@@ -74,19 +83,22 @@ describe("NMX-M fabric against the simulator", () => {
     await freeGpus(h.fabric, gpus);
     expect(h.sim.partitionOf(gpus[0] ?? "")).toBeNull();
 
-    // Long enough phases that a loaded machine still sees pending and then in-progress.
-    h.sim.slowOperations(1_500);
+    // Pending for the first half of its time, in progress for the second, then done.
+    freezeClock();
+    h.sim.slowOperations(1_000);
     const { operationId } = await h.fabric.createPartition({ name: "tenant-a", gpus: gpus.slice(0, 4) });
-    const seen = new Set<NvLinkOperationStatus>([(await h.fabric.getOperation(operationId)).status]);
-    expect(seen).toContain("pending");
-    let created = await h.fabric.getOperation(operationId);
-    while (created.status === "pending" || created.status === "in-progress") {
-      seen.add(created.status);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      created = await h.fabric.getOperation(operationId);
-    }
-    expect(created.status).toBe("completed");
-    expect(seen).toContain("in-progress");
+    const seen: NvLinkOperationStatus[] = [(await h.fabric.getOperation(operationId)).status];
+    vi.advanceTimersByTime(499);
+    seen.push((await h.fabric.getOperation(operationId)).status);
+    vi.advanceTimersByTime(1);
+    seen.push((await h.fabric.getOperation(operationId)).status);
+    vi.advanceTimersByTime(499);
+    seen.push((await h.fabric.getOperation(operationId)).status);
+    vi.advanceTimersByTime(1);
+    const created = await h.fabric.getOperation(operationId);
+    seen.push(created.status);
+    expect(seen).toEqual(["pending", "pending", "in-progress", "in-progress", "completed"]);
+    vi.useRealTimers();
     h.sim.slowOperations(40);
     expect(created.request).toEqual({ method: "POST", uri: "/nmx/v1/partitions" });
     const partitionId = created.partitionId ?? "";
@@ -124,11 +136,18 @@ describe("NMX-M fabric against the simulator", () => {
   it("cancels a pending operation; a finished one cannot be cancelled", async () => {
     const gpu = h.sim.gpus()[20]?.id ?? "";
     await freeGpus(h.fabric, [gpu]);
+    // Still pending when cancelled, however long the cancel takes to arrive.
+    freezeClock();
     h.sim.slowOperations(5_000);
     const { operationId } = await h.fabric.createPartition({ name: "cancel-me", gpus: [gpu] });
+    expect((await h.fabric.getOperation(operationId)).status).toBe("pending");
     expect(await h.fabric.cancelOperation(operationId)).toEqual({ operationId });
     expect((await h.fabric.getOperation(operationId)).status).toBe("cancelled");
+    // Its time running out later changes nothing.
+    vi.advanceTimersByTime(5_000);
+    expect((await h.fabric.getOperation(operationId)).status).toBe("cancelled");
     expect(h.sim.partitionOf(gpu)).toBeNull();
+    vi.useRealTimers();
     h.sim.slowOperations(40);
 
     const done = await h.fabric.createPartition({ name: "done", gpus: [gpu] });

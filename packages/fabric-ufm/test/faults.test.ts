@@ -40,7 +40,8 @@ describe("faults", () => {
   });
 
   it("slow → fabric_timeout naming the timeout", async () => {
-    simulator.setDelay(5_000);
+    // Answers only when the simulator stops: the client's 1 s timeout is what ends the request.
+    simulator.setDelay(600_000);
     await expect(client.getVersion()).rejects.toMatchObject({
       code: "fabric_timeout",
       status: "DEADLINE_EXCEEDED",
@@ -49,7 +50,9 @@ describe("faults", () => {
   });
 
   it("the caller's abort ends the request", async () => {
-    simulator.setDelay(1_000);
+    // Answers only when the simulator stops, long after the fabric's own 5 s timeout: only the abort can end
+    // the request with `aborted`, whenever it comes.
+    simulator.setDelay(600_000);
     const fabric = fabricFor(simulator, { auth: { mode: "token", token: TOKEN }, timeoutMs: 5_000 });
     const controller = new AbortController();
     const pending = fabric.versions({ signal: controller.signal });

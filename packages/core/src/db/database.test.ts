@@ -4,11 +4,12 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  latch,
   openTestDatabase,
+  waitFor as pollFor,
   TEST_DATABASE_URL,
   type TestDatabase,
   uniqueSchema,
-  waitFor,
 } from "../../test/engine/testDatabase.js";
 import { StateEngine } from "../state/index.js";
 import {
@@ -22,6 +23,14 @@ import {
 } from "./index.js";
 
 let testDb: TestDatabase;
+
+/** Polls `check` with no deadline of its own: vitest's per-test timeout is the only bound. */
+function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { what?: string } = {},
+): Promise<T> {
+  return pollFor(check, { ...options, timeoutMs: Number.POSITIVE_INFINITY });
+}
 
 beforeAll(async () => {
   testDb = await openTestDatabase("db", { migrated: false });
@@ -103,13 +112,17 @@ describe("database", () => {
   it("delivers NOTIFY to listeners until they stop listening", async () => {
     const { database } = testDb;
     const received: string[] = [];
+    const markers: string[] = [];
     const stop = await database.listen("racksmith_test_channel", (payload) => received.push(payload));
+    const stopMarkers = await database.listen("racksmith_test_marker", (payload) => markers.push(payload));
     await database.notify("racksmith_test_channel", "one");
     await waitFor(() => received.length === 1, { what: "the notification" });
     await stop();
     await database.notify("racksmith_test_channel", "two");
-    await database.ping();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Sent after "two" and heard on the same connection: once it is in, "two" would have been too.
+    await database.notify("racksmith_test_marker", "after two");
+    await waitFor(() => markers.length === 1, { what: "the marker notification" });
+    await stopMarkers();
     expect(received).toEqual(["one"]);
   });
 
@@ -167,17 +180,30 @@ describe("database", () => {
     const { db } = testDb.database;
     await sql`CREATE TABLE IF NOT EXISTS interleave (n integer)`.execute(db);
     const order: string[] = [];
+    const inserted = latch();
+    const finish = latch();
     const inTransaction = db.transaction().execute(async (trx) => {
       await sql`INSERT INTO interleave VALUES (1)`.execute(trx);
       order.push("inserted");
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      inserted.open();
+      // Held open until the test has started its outside read.
+      await finish.promise;
       await sql`INSERT INTO interleave VALUES (2)`.execute(trx);
       order.push("committing");
     });
-    await waitFor(() => order.length > 0);
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM interleave`.execute(db);
-    order.push(`outside saw ${rows[0]?.n}`);
-    await inTransaction;
+    await inserted.promise;
+    const outside = sql<{ n: number }>`SELECT count(*) AS n FROM interleave`
+      .execute(db)
+      .then(({ rows }) => void order.push(`outside saw ${rows[0]?.n}`));
+    if (testDb.database.kind === "pglite") {
+      // Everything the read could do without the connection happens now (no I/O is involved): it is parked.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual(["inserted"]);
+    } else {
+      await outside;
+    }
+    finish.open();
+    await Promise.all([inTransaction, outside]);
     // PGlite: the outside read waits for the commit; PostgreSQL: it runs at once and sees nothing yet.
     expect(order).toEqual(
       testDb.database.kind === "pglite"
@@ -206,11 +232,23 @@ describe("openDatabase", () => {
     });
   });
 
-  it("keeps embedded data in dataDir across restarts, and says where it is", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "racksmith-db-"));
-    try {
-      const dataDir = join(dir, "nested", "data");
-      const first = await openDatabase({ dataDir });
+  describe("in a dataDir", () => {
+    let dir: string;
+    let dataDir: string;
+    let first: Database;
+    // Creating a new cluster on disk is the slow part on a busy machine: it runs in a hook (their timeout is
+    // longer), and the test's own time goes to what it checks.
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), "racksmith-db-"));
+      dataDir = join(dir, "nested", "data");
+      first = await openDatabase({ dataDir });
+    });
+    afterAll(async () => {
+      await first?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it("keeps embedded data in dataDir across restarts, and says where it is", async () => {
       expect(first.kind).toBe("pglite");
       expect(first.description).toBe(`embedded PGlite at ${dataDir}`);
       await migrate(first);
@@ -225,9 +263,7 @@ describe("openDatabase", () => {
         code: "database_unavailable",
         message: expect.stringContaining(`cannot connect to embedded PGlite at ${join(file, "data")}`),
       });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it.skipIf(!TEST_DATABASE_URL)(

@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CredentialKey } from "../inventory/contracts.js";
 import { silentLogger } from "../logging/index.js";
 import { redfishStandardDriver } from "../standard/index.js";
-import { type FakeBmcOptions, FakeRedfishBmc } from "./__fixtures__/fakeRedfishBmc.js";
+import { type FakeBmcHold, type FakeBmcOptions, FakeRedfishBmc } from "./__fixtures__/fakeRedfishBmc.js";
 import { TestCredentialStore } from "./__fixtures__/memoryCredentials.js";
 import { createBmcConnector } from "./bmcConnector.js";
 import { type ResolvedSiteExplorerConfig, resolveSiteExplorerConfig } from "./configSchema.js";
@@ -14,15 +13,41 @@ import { type AuthFailures, NO_AUTH_FAILURES } from "./lockout.js";
 const MAC = "AA:BB:CC:00:00:01";
 const FACTORY = { username: "root", password: "factory-pw" };
 const SITE = { username: "root", password: "site-secret-pw" };
+// No request of these tests ends by its own timeout unless the test says so: a busy machine must not turn an
+// answer from the (in-process) fake BMC into a timeout.
 const config = resolveSiteExplorerConfig({
-  bmc: { scheme: "http", connectTimeoutMs: 500, requestTimeoutMs: 400 },
+  bmc: { scheme: "http", connectTimeoutMs: 20_000, requestTimeoutMs: 20_000 },
   lockout: { maxAuthFailures: 3, windowMs: 600_000 },
 });
 const bmcs: FakeRedfishBmc[] = [];
 
-/** Every request answers within its 400 ms timeout, but a whole exploration may take only this long. */
+/** A whole exploration may take only this long; no request of it times out on its own before. */
 function withDeadline(explorationTimeoutMs: number): ResolvedSiteExplorerConfig {
   return { ...config, bmc: { ...config.bmc, explorationTimeoutMs } };
+}
+
+/** The BMC answers the anonymous probe and the login (the first request with credentials), then holds every request. */
+function afterTheLogin(): FakeBmcHold {
+  let loggedIn = false;
+  return (request) => {
+    if (loggedIn) return true;
+    loggedIn = request.authenticated;
+    return false;
+  };
+}
+
+/** Whether a promise has settled yet (it has when its callbacks ran in the microtasks flushed so far). */
+function settled(promise: Promise<unknown>): () => boolean {
+  let done = false;
+  promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  return () => done;
 }
 
 function explorerWith(
@@ -94,7 +119,10 @@ describe("exploring one endpoint", () => {
     ["malformed_response", async () => (await bmc({ fault: "malformed" })).address],
     ["redfish_error", async () => (await bmc({ fault: "http500" })).address],
   ])("types a BMC failure as %s", async (code, address) => {
-    const result = await explore(new TestCredentialStore([[bmcKey, SITE]]), await address());
+    // A short request timeout only for the BMC that never answers: that timeout is its request's only end.
+    const options =
+      code === "timeout" ? { config: { ...config, bmc: { ...config.bmc, requestTimeoutMs: 400 } } } : {};
+    const result = await explore(new TestCredentialStore([[bmcKey, SITE]]), await address(), options);
     expect(result.report).toBeUndefined();
     expect(result.error).toMatchObject({ code });
     if (code === "redfish_error")
@@ -276,69 +304,91 @@ describe("credential rotation on first contact", () => {
 });
 
 describe("the exploration deadline (bmc.explorationTimeoutMs)", () => {
-  it("ends an exploration of a BMC that answers every request slowly: timeout, requests aborted, no report", async () => {
-    // 150 ms per request, each well within its 400 ms timeout: a full exploration takes over a second.
-    const target = await bmc({ password: SITE.password, latencyMs: 150 });
+  // The deadline's timer and the explorer's clock (performance.now) are fake: the test moves them once the BMC
+  // holds what it should, so the deadline passes at a known point of the exploration. The sockets stay real.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("ends an exploration of a BMC that stops answering after the login: timeout, requests aborted, no report", async () => {
+    const target = await bmc({ password: SITE.password, hold: afterTheLogin() });
     const store = new TestCredentialStore([[bmcKey, SITE]]);
-    const result = await explore(store, target.address, { config: withDeadline(500) });
+    const exploring = explore(store, target.address, { config: withDeadline(500) });
+    const ended = settled(exploring);
+    // The exploration waits on the one read the BMC holds, its only request in flight.
+    await target.until(() => target.heldRequests.length > 0);
+    const sentBeforeDeadline = target.requests;
+    await vi.advanceTimersByTimeAsync(499);
+    expect(ended()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const result = await exploring;
     expect(result.report).toBeUndefined();
     expect(result.error).toEqual({
       code: "timeout",
-      message: expect.stringMatching(
-        /^the whole exploration exceeded 500 ms \(siteExplorer\.bmc\.explorationTimeoutMs\) while .+; its requests were aborted$/,
-      ),
+      message:
+        "the whole exploration exceeded 500 ms (siteExplorer.bmc.explorationTimeoutMs) while reading the BMC's resources (redfish-standard driver); its requests were aborted",
     });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(490);
-    expect(result.latencyMs).toBeLessThan(800);
+    // Measured on the explorer's (fake) clock: the exploration lasted until its deadline, not a moment more.
+    expect(result.latencyMs).toBe(500);
     // The login worked before the deadline: no refused login is counted.
     expect(result.authFailures).toEqual(NO_AUTH_FAILURES);
-    // What was in flight was dropped, and nothing more is sent after the deadline.
-    await vi.waitFor(() => expect(target.inFlight).toBe(0));
-    expect(target.abandonedRequests).toBeGreaterThan(0);
-    const sent = target.requests;
-    await sleep(300);
-    expect(target.requests).toBe(sent);
+    // What was in flight was dropped (the BMC saw its client go), and nothing more was sent after the deadline.
+    await target.until(() => target.inFlight === 0);
+    expect(target.abandonedRequests).toBe(1);
+    expect(target.requests).toBe(sentBeforeDeadline);
   });
 
   it("names what the exploration was doing, and leaves a fast BMC alone", async () => {
-    // The service root answers at once, everything else after 300 ms: the probe ends at ~300 ms, and the
-    // login's authenticated read is in flight when the deadline passes at 400 ms.
-    const slowLogin = await bmc({
-      password: SITE.password,
-      latencyMs: ({ path }) => (path === "/redfish/v1" ? 0 : 300),
-    });
+    // The probe is answered; the login's authenticated read is held, so it is in flight at the deadline.
+    const slowLogin = await bmc({ password: SITE.password, hold: (request) => request.authenticated });
     const store = new TestCredentialStore([[bmcKey, SITE]]);
-    const timedOut = await explore(store, slowLogin.address, { config: withDeadline(400) });
+    const exploring = explore(store, slowLogin.address, { config: withDeadline(400) });
+    await slowLogin.until(() => slowLogin.heldRequests.length > 0);
+    await vi.advanceTimersByTimeAsync(400);
+    const timedOut = await exploring;
     expect(timedOut.error?.message).toContain("while logging in;");
+
+    // A BMC answering everything within the deadline is explored in full.
     const fast = await bmc({ password: SITE.password });
     const explored = await explore(store, fast.address, { config: withDeadline(400) });
     expect(explored.error).toBeUndefined();
     expect(explored.report?.systems[0]?.serialNumber).toBe("SER-1");
+    expect(fast.abandonedRequests).toBe(0);
   });
 
   it("keeps the rotation intent when the deadline hits during the password change, as a crash would", async () => {
-    // The PATCH takes 700 ms: its own 400 ms timeout is later than the deadline (400 ms after the start).
-    // The BMC applies the change after the explorer gave up on it, so its outcome is unknown to the explorer.
-    const target = await bmc({ latencyMs: ({ method }) => (method === "PATCH" ? 700 : 0) });
+    // The BMC holds the PATCH until the explorer has given up on it, then applies it: an outcome unknown to
+    // the explorer.
+    const target = await bmc({ hold: ({ method }) => method === "PATCH" });
     const store = new TestCredentialStore([
       [factoryKey, FACTORY],
       [siteKey, SITE],
     ]);
-    const interrupted = await explore(store, target.address, { config: withDeadline(400) });
+    const exploring = explore(store, target.address, { config: withDeadline(400) });
+    await target.until(() => target.heldRequests.length > 0);
+    await vi.advanceTimersByTimeAsync(400);
+    const interrupted = await exploring;
     expect(interrupted.error).toMatchObject({
       code: "timeout",
       message: expect.stringContaining("while changing the BMC's password"),
     });
-    expect(interrupted).toMatchObject({ report: undefined, rotated: false });
-    expect(interrupted.latencyMs).toBeLessThan(700);
+    expect(interrupted).toMatchObject({ report: undefined, rotated: false, latencyMs: 400 });
     expect(store.writes).toEqual([`set bmc-rotation:${MAC}`]);
     expect(store.peek(intentKey)).toEqual(SITE);
     expect(store.peek(bmcKey)).toBeUndefined();
     expect(JSON.stringify(interrupted)).not.toContain(SITE.password);
-    await vi.waitFor(() => expect(target.password).toBe(SITE.password));
+    // The explorer dropped the PATCH before the BMC applied it; the BMC applies it afterwards.
+    await target.until(() => target.inFlight === 0);
+    expect(target.abandonedRequests).toBe(1);
+    expect(target.password).toBe(FACTORY.password);
+    target.hold = undefined;
+    target.release();
+    expect(target.password).toBe(SITE.password);
 
     // The next exploration tries the intent first: it works, and becomes the BMC's password.
-    target.latencyMs = 0;
     const recovered = await explore(store, target.address, { authFailures: interrupted.authFailures });
     expect(recovered).toMatchObject({ error: undefined, rotated: true });
     expect(store.peek(bmcKey)).toEqual(SITE);
@@ -347,15 +397,28 @@ describe("the exploration deadline (bmc.explorationTimeoutMs)", () => {
   });
 
   it("bounds a power-on too", async () => {
-    const target = await bmc({ power: "Off", password: SITE.password, latencyMs: 300 });
-    const started = performance.now();
-    const error = await explorerWith(new TestCredentialStore([[bmcKey, SITE]]), withDeadline(400))
+    // The login's read is held: the deadline passes before the power-on action could be sent.
+    const target = await bmc({
+      power: "Off",
+      password: SITE.password,
+      hold: (request) => request.authenticated,
+    });
+    const poweringOn = explorerWith(new TestCredentialStore([[bmcKey, SITE]]), withDeadline(400))
       .powerOn({ address: target.address, mac: MAC, authFailures: NO_AUTH_FAILURES })
       .catch((e: unknown) => e);
+    const ended = settled(poweringOn);
+    await target.until(() => target.heldRequests.length > 0);
+    const sentBeforeDeadline = target.requests;
+    await vi.advanceTimersByTimeAsync(399);
+    expect(ended()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await poweringOn;
     expect(error).toBeInstanceOf(ExplorationError);
     expect(error).toMatchObject({ failureCode: "timeout", status: "DEADLINE_EXCEEDED" });
-    expect(performance.now() - started).toBeLessThan(700);
-    await sleep(300);
+    // The login was dropped (the BMC saw its client go), and the power-on action was never sent.
+    await target.until(() => target.inFlight === 0);
+    expect(target.abandonedRequests).toBe(1);
+    expect(target.requests).toBe(sentBeforeDeadline);
     expect(target.power).toBe("Off");
   });
 });

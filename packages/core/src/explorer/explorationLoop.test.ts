@@ -14,9 +14,36 @@ afterAll(async () => {
   await testDb.close();
 });
 
+/**
+ * Waits for `check` while real I/O (the database) progresses, polling on setImmediate: usable while the loop's
+ * timers are fake (a poll on setTimeout would wait on the fake clock). Fails only when the condition is
+ * clearly never coming.
+ */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Counts the NOTIFYs on `topic` from now on. The loop listens on the same connection and started listening
+ * first, so it has heard every notification this count includes (listeners are called in the order added).
+ */
+async function countNotifications(topic: string): Promise<{ heard(): number; stop(): Promise<void> }> {
+  let heard = 0;
+  const stop = await testDb.database.listen(channelName(topic, testDb.schema), () => heard++);
+  return { heard: () => heard, stop };
+}
+
 describe("the exploration loop", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("runs on the one replica holding the work lock, which also serves run requests from any replica", async () => {
-    const runs: Array<{ owner: string; start: number; end: number; deadline: number }> = [];
+    const runs: Array<{ owner: string; deadline: number }> = [];
     const loop = (owner: string) =>
       new ExplorationLoop({
         database: testDb.database,
@@ -26,9 +53,8 @@ describe("the exploration loop", () => {
         logger: silentLogger,
         random: () => 0,
         run: async (deadline) => {
-          const start = Date.now();
           await new Promise((resolve) => setImmediate(resolve));
-          runs.push({ owner, start, end: Date.now(), deadline });
+          runs.push({ owner, deadline });
           return undefined;
         },
       });
@@ -42,13 +68,16 @@ describe("the exploration loop", () => {
       await follower.requestRun();
       await waitFor(() => runs.length >= 2, { what: "the requested run" });
       expect(runs.map((run) => run.owner)).toEqual([leader, leader]);
-      for (const run of runs) expect(run.deadline - run.start).toBeLessThanOrEqual(55_000);
       const { rows } = await sql<{
         owner: string;
-      }>`SELECT owner FROM work_locks WHERE work_key = ${SITE_EXPLORER_WORK_LOCK}`.execute(
+        expires_at: Date | string;
+      }>`SELECT owner, expires_at FROM work_locks WHERE work_key = ${SITE_EXPLORER_WORK_LOCK}`.execute(
         testDb.database.db,
       );
-      expect(rows).toEqual([{ owner: leader }]);
+      expect(rows.map((row) => row.owner)).toEqual([leader]);
+      // Both runs (the second within the same lock) stop starting explorations marginMs before the lock ends.
+      const lockExpiresAt = new Date(rows[0]?.expires_at ?? Number.NaN).getTime();
+      expect(runs.map((run) => run.deadline)).toEqual([lockExpiresAt - 5_000, lockExpiresAt - 5_000]);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
@@ -80,15 +109,28 @@ describe("the exploration loop", () => {
 
   it("folds the requests arriving during a run into one more run", async () => {
     await sql`DELETE FROM work_locks`.execute(testDb.database.db);
+    // The loop's timers (the first run, the 5 ms request debounce) are fake; the database's I/O stays real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { loop, counts, release } = gatedLoop("solo");
     await loop.start();
-    await waitFor(() => counts.runs === 1, { what: "the first run" });
-    await loop.requestRun();
-    await loop.requestRun();
-    // Let the (5 ms) debounced requests reach the loop while the first run still holds it.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.advanceTimersByTimeAsync(0);
+    await until(() => counts.runs === 1, "the first run");
+    // Two requests while the first run holds the loop: each pokes it at once and through the NOTIFY it sends.
+    // Once the loop heard both NOTIFYs and its debounce passed, both requests have reached it.
+    const requests = await countNotifications("site_explorer");
+    try {
+      await loop.requestRun();
+      await loop.requestRun();
+      await until(() => requests.heard() === 2, "both requests' notifications");
+    } finally {
+      await requests.stop();
+    }
+    await vi.advanceTimersByTimeAsync(5);
     release();
-    await waitFor(() => counts.finished === 2, { what: "one more run" });
+    await until(() => counts.finished === 2, "one more run");
+    // A further run would start at once (the loop holds its lock): let the run's continuations settle first.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(counts.runs).toBe(2);
     await loop.stop();
     expect(counts.runs).toBe(2);
   });
@@ -111,37 +153,21 @@ describe("the exploration loop", () => {
 
   describe("when the inventory announces new BMC endpoints", () => {
     const DELAY = 5_000;
-    afterEach(() => {
-      vi.useRealTimers();
-    });
 
-    /** Lets real I/O (the database) progress while the loop's timers are fake: polls on setImmediate. */
-    async function until(check: () => boolean, what: string): Promise<void> {
-      const deadline = Date.now() + 5_000;
-      while (!check()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-
-    /** Gives a run the loop should not start time to show (real time; the loop's timers are fake). */
-    async function settle(): Promise<void> {
-      const until = Date.now() + 100;
-      while (Date.now() < until) await new Promise((resolve) => setImmediate(resolve));
-    }
-
-    /** Sends `count` announcements and returns once the loop (listening on the same connection) heard them. */
+    /** Sends `count` announcements and returns once the loop heard them. */
     async function announce(count: number): Promise<void> {
-      const channel = channelName(BMC_ENDPOINTS_CHANGED_TOPIC, testDb.schema);
-      let heard = 0;
-      const stop = await testDb.database.listen(channel, () => heard++);
+      const announcements = await countNotifications(BMC_ENDPOINTS_CHANGED_TOPIC);
       try {
+        const channel = channelName(BMC_ENDPOINTS_CHANGED_TOPIC, testDb.schema);
         for (let i = 0; i < count; i++) await testDb.database.notify(channel, `AA:00:00:00:00:${i % 10}0`);
-        await until(() => heard === count, "the announcements");
+        await until(() => announcements.heard() === count, "the announcements");
       } finally {
-        await stop();
+        await announcements.stop();
       }
     }
+
+    // The loop holds its lock (real time, 600 s) after the first run, so a run its timers start begins within
+    // the timer's callback: right after the fake clock moves, `runs` already counts every run it started.
 
     it("runs once after a burst, not before the delay, at most once per delay", async () => {
       await sql`DELETE FROM work_locks`.execute(testDb.database.db);
@@ -171,12 +197,10 @@ describe("the exploration loop", () => {
         await vi.advanceTimersByTimeAsync(DELAY / 2);
         await announce(20);
         await vi.advanceTimersByTimeAsync(DELAY / 2 - 1);
-        await settle();
         expect(runs).toBe(1);
         await vi.advanceTimersByTimeAsync(1);
         await until(() => runs === 2, "the run for the new endpoints");
         await vi.advanceTimersByTimeAsync(10 * DELAY);
-        await settle();
         expect(runs).toBe(2);
 
         // Announcements after that run schedule the next one, again one per delay.
@@ -184,7 +208,6 @@ describe("the exploration loop", () => {
         await vi.advanceTimersByTimeAsync(DELAY);
         await until(() => runs === 3, "the next run for new endpoints");
         await vi.advanceTimersByTimeAsync(10 * DELAY);
-        await settle();
         expect(runs).toBe(3);
       } finally {
         await loop.stop();
@@ -215,7 +238,6 @@ describe("the exploration loop", () => {
         await vi.advanceTimersByTimeAsync(DELAY);
         await until(() => runs === 3, "the run for the rest of the backlog");
         await vi.advanceTimersByTimeAsync(10 * DELAY);
-        await settle();
         expect(runs).toBe(3);
       } finally {
         await loop.stop();
@@ -245,7 +267,6 @@ describe("the exploration loop", () => {
       await announce(1);
       await loop.stop();
       await vi.advanceTimersByTimeAsync(10 * DELAY);
-      await settle();
       expect(runs).toBe(1);
     });
   });

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { Registry } from "prom-client";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../test/engine/testDatabase.js";
 import { silentLogger } from "../logging/index.js";
 import { redfishStandardDriver } from "../standard/index.js";
@@ -13,8 +12,14 @@ import { dpuReport, hostReport } from "./__fixtures__/reports.js";
 import { ScriptedExplorer } from "./__fixtures__/scriptedExplorer.js";
 import { createBmcConnector } from "./bmcConnector.js";
 import { resolveSiteExplorerConfig, type SiteExplorerConfig } from "./configSchema.js";
-import { EndpointExplorer } from "./endpointExplorer.js";
+import {
+  type BmcExplorer,
+  type EndpointExploration,
+  EndpointExplorer,
+  type EndpointToExplore,
+} from "./endpointExplorer.js";
 import { EndpointNotFoundError } from "./errors.js";
+import type { AuthFailures } from "./lockout.js";
 import { machineIdFor } from "./machineIds.js";
 import { managedHostMachine } from "./managedHostMachine.js";
 import { ExplorerMetrics } from "./metrics.js";
@@ -60,8 +65,74 @@ function siteExplorer(
 
 const mac = (n: number) => `AA:00:00:00:00:${n.toString(16).padStart(2, "0").toUpperCase()}`;
 
+/** An explorer that reports each exploration as it ends: the tests wait on these, never on a clock. */
+class ObservedExplorer implements BmcExplorer {
+  readonly ended: Array<{ address: string; exploration: EndpointExploration }> = [];
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly inner: BmcExplorer) {}
+
+  async explore(endpoint: EndpointToExplore): Promise<EndpointExploration> {
+    const exploration = await this.inner.explore(endpoint);
+    this.ended.push({ address: endpoint.address, exploration });
+    for (const check of [...this.waiters]) check();
+    return exploration;
+  }
+
+  powerOn(endpoint: Omit<EndpointToExplore, "mayRotate">): Promise<AuthFailures> {
+    return this.inner.powerOn(endpoint);
+  }
+
+  /** The explorations of `address` that ended so far, oldest first. */
+  endedFor(address: string): EndpointExploration[] {
+    return this.ended.filter((e) => e.address === address).map((e) => e.exploration);
+  }
+
+  /** Resolves once `condition` holds, checked now and each time an exploration ends. */
+  until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+    });
+  }
+}
+
+/**
+ * Endpoint explorations ending at a deadline of `deadlineMs`, long before any request's own timeout (a
+ * minute): a busy machine cannot turn a late answer into a timeout. Tests make the deadline timers fake
+ * (`fakeDeadlines`) and pass a deadline once they saw what they wait for.
+ */
+function explorerWithDeadline(store: TestCredentialStore, deadlineMs: number): ObservedExplorer {
+  const resolved = resolveSiteExplorerConfig({
+    bmc: { scheme: "http", requestTimeoutMs: 60_000, connectTimeoutMs: 60_000, explorationTimeoutMs: 60_000 },
+  });
+  const config = { ...resolved, bmc: { ...resolved.bmc, explorationTimeoutMs: deadlineMs } };
+  return new ObservedExplorer(
+    new EndpointExplorer({
+      connector: createBmcConnector(config, { logger: silentLogger }),
+      credentials: store,
+      drivers: () => [redfishStandardDriver],
+      config,
+      logger: silentLogger,
+    }),
+  );
+}
+
+/** Only timers are fake (the explorations' deadlines); sockets, the database and performance.now stay real. */
+function fakeDeadlines(): void {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+}
+
 describe("an exploration run against BMCs", () => {
   const bmcs: FakeRedfishBmc[] = [];
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   afterAll(async () => {
     await Promise.all(bmcs.map((b) => b.stop()));
   });
@@ -76,30 +147,30 @@ describe("an exploration run against BMCs", () => {
     const start = async (options: Parameters<typeof FakeRedfishBmc.start>[0]) => {
       const bmc = await FakeRedfishBmc.start(options);
       bmcs.push(bmc);
-      return bmc.address;
+      return bmc;
     };
     const inventory = new FakeInventory(store);
+    // The slow BMC never answers: its exploration ends at its deadline, passed once every other endpoint
+    // is explored.
+    const slow = await start({ password: "pw-1", fault: "slow" });
     const addresses = {
-      good1: await start({ password: "pw-1", serial: "S1" }),
-      good2: await start({ password: "pw-1", serial: "S2" }),
-      slow: await start({ password: "pw-1", fault: "slow" }),
-      unauthorized: await start({ password: "other" }),
-      malformed: await start({ password: "pw-1", fault: "malformed" }),
+      good1: (await start({ password: "pw-1", serial: "S1" })).address,
+      good2: (await start({ password: "pw-1", serial: "S2" })).address,
+      slow: slow.address,
+      unauthorized: (await start({ password: "other" })).address,
+      malformed: (await start({ password: "pw-1", fault: "malformed" })).address,
       unreachable: await FakeRedfishBmc.closedAddress(),
     };
     inventory.endpoints = Object.values(addresses).map((address, i) => ({ address, mac: mac(i + 1) }));
-    const config = resolveSiteExplorerConfig({
-      bmc: { scheme: "http", requestTimeoutMs: 400, connectTimeoutMs: 400 },
-    });
-    const endpointExplorer = new EndpointExplorer({
-      connector: createBmcConnector(config, { logger: silentLogger }),
-      credentials: store,
-      drivers: () => [redfishStandardDriver],
-      config,
-      logger: silentLogger,
-    });
-    const { explorer, metrics } = siteExplorer(inventory, endpointExplorer);
-    const summary = await explorer.runIteration();
+    const observed = explorerWithDeadline(store, 2_000);
+    const { explorer, metrics } = siteExplorer(inventory, observed);
+    fakeDeadlines();
+    const running = explorer.runIteration();
+    await observed.until(() => observed.ended.length === 5);
+    await slow.until(() => slow.inFlight > 0);
+    expect(observed.endedFor(addresses.slow)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const summary = await running;
     expect(summary).toMatchObject({ explored: 6, failed: 4 });
 
     const byAddress = new Map((await explorer.listEndpoints()).map((e) => [e.address, e]));
@@ -128,6 +199,9 @@ describe("an exploration run against BMCs", () => {
 
 describe("the exploration deadline in a run", () => {
   const bmcs: FakeRedfishBmc[] = [];
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   afterAll(async () => {
     await Promise.all(bmcs.map((b) => b.stop()));
   });
@@ -140,38 +214,32 @@ describe("the exploration deadline in a run", () => {
       bmcs.push(bmc);
       return bmc;
     };
-    // 1.2 s per request, each within its 1.5 s timeout: exploring it fully takes many seconds, and the
-    // 2 s deadline lands inside the second request even when the CPU is busy (no gap to fall into),
-    // while the good BMCs finish well inside it.
-    const slow = await start({ password: "pw-1", serial: "SLOW", latencyMs: 1_200 });
+    // The slow BMC holds every request (none is answered before the deadline), the good ones answer at once.
+    const slow = await start({ password: "pw-1", serial: "SLOW", hold: () => true });
     const good = [
       await start({ password: "pw-1", serial: "G1" }),
       await start({ password: "pw-1", serial: "G2" }),
     ];
     const inventory = new FakeInventory(store);
     inventory.endpoints = [slow, ...good].map((bmc, i) => ({ address: bmc.address, mac: mac(i + 1) }));
-    const config = resolveSiteExplorerConfig({
-      bmc: { scheme: "http", requestTimeoutMs: 1_500, connectTimeoutMs: 1_500, explorationTimeoutMs: 2_000 },
-    });
-    const endpointExplorer = new EndpointExplorer({
-      connector: createBmcConnector(config, { logger: silentLogger }),
-      credentials: store,
-      drivers: () => [redfishStandardDriver],
-      config,
-      logger: silentLogger,
-    });
-    const { explorer, metrics } = siteExplorer(inventory, endpointExplorer, config);
+    const observed = explorerWithDeadline(store, 2_000);
+    const { explorer, metrics } = siteExplorer(inventory, observed);
+    fakeDeadlines();
 
-    const started = performance.now();
-    const summary = await explorer.runIteration();
-    const runMs = performance.now() - started;
+    // The good BMCs are explored while the slow one's exploration waits on its first request (the probe).
+    const running = explorer.runIteration();
+    await observed.until(() => good.every((bmc) => observed.endedFor(bmc.address).length === 1));
+    await slow.until(() => slow.heldRequests.length > 0);
+    expect(observed.endedFor(slow.address)).toEqual([]);
+    const sentBeforeDeadline = slow.requests;
+    await vi.advanceTimersByTimeAsync(2_000);
+    const summary = await running;
     expect(summary).toMatchObject({ explored: 3, failed: 1 });
-    expect(runMs).toBeLessThan(3_500);
-    // The run did not wait for the slow BMC's remaining requests: they were dropped, and none follow.
-    await vi.waitFor(() => expect(slow.abandonedRequests).toBeGreaterThan(0));
-    const sent = slow.requests;
-    await sleep(300);
-    expect(slow.requests).toBe(sent);
+    // The run ended at the deadline without an answer from the slow BMC: its request was dropped (the BMC saw
+    // its client go), and none followed.
+    await slow.until(() => slow.inFlight === 0);
+    expect(slow.abandonedRequests).toBe(1);
+    expect(slow.requests).toBe(sentBeforeDeadline);
 
     const slowEndpoint = await explorer.getEndpoint(slow.address);
     expect(slowEndpoint).toMatchObject({
@@ -179,7 +247,8 @@ describe("the exploration deadline in a run", () => {
       report: null,
       lastError: { code: "timeout", message: expect.stringContaining("exceeded 2000 ms") },
     });
-    expect(slowEndpoint.latencyMs).toBeLessThan(3_000);
+    // What the explorer measured up to the deadline is what the run stored.
+    expect(slowEndpoint.latencyMs).toBe(observed.endedFor(slow.address)[0]?.latencyMs);
     for (const [i, bmc] of good.entries()) {
       const endpoint = await explorer.getEndpoint(bmc.address);
       expect(endpoint).toMatchObject({ lastError: null, reportVersion: 1 });
@@ -189,10 +258,17 @@ describe("the exploration deadline in a run", () => {
       /racksmith_site_explorer_exploration_errors_total\{code="timeout"\} 1/,
     );
 
-    // Explore now has the same deadline.
-    const now = await explorer.exploreNow(slow.address);
-    expect(now).toMatchObject({ report: null, error: { code: "timeout" } });
-    expect(now.latencyMs).toBeLessThan(3_000);
+    // Explore now has the same deadline: it ends when it passes, the BMC still holding its request.
+    const exploringNow = explorer.exploreNow(slow.address);
+    await slow.until(() => slow.heldRequests.length === 2);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const now = await exploringNow;
+    expect(now).toMatchObject({
+      report: null,
+      error: { code: "timeout", message: expect.stringContaining("exceeded 2000 ms") },
+    });
+    await slow.until(() => slow.inFlight === 0);
+    expect(slow.abandonedRequests).toBe(2);
     expect((await explorer.getEndpoint(slow.address)).reportVersion).toBe(0);
   });
 });

@@ -1,27 +1,50 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FakeBmc, sendJson } from "../../test/support/fakeBmc.js";
 import { RedfishClient } from "./client.js";
 import { BmcConnectionPool } from "./connectionPool.js";
 
+/** vi.waitFor gives up after 1 s by default; these waits are bounded by the test's own timeout instead. */
+const UNTIL_DONE = { timeout: 60_000, interval: 10 };
+
 describe("per-BMC concurrency cap", () => {
   let bmc: FakeBmc;
+  /** While set, the BMC holds every request until the test answers it (see answerInRounds). */
+  let holding = false;
+  const held: Array<() => void> = [];
   beforeAll(async () => {
     bmc = await FakeBmc.start(async (request, response) => {
-      await sleep(25);
+      if (holding) await new Promise<void>((resolve) => held.push(resolve));
       sendJson(response, 200, { "@odata.id": request.url });
     });
   });
   afterAll(() => bmc.stop());
+
+  /**
+   * Answers `total` requests in rounds: each round waits until `cap` of them (or all that are left) are at the
+   * BMC at once, unanswered, then answers them together.
+   */
+  async function answerInRounds(total: number, cap: number): Promise<void> {
+    for (let answered = 0; answered < total; ) {
+      const expected = Math.min(cap, total - answered);
+      await vi.waitFor(() => expect(held.length).toBeGreaterThanOrEqual(expected), UNTIL_DONE);
+      const round = held.splice(0);
+      answered += round.length;
+      for (const answer of round) answer();
+    }
+  }
 
   it("never has more than the cap in flight, measured at the BMC, across every client of that BMC", async () => {
     const pool = new BmcConnectionPool();
     const explorer = new RedfishClient({ address: bmc.url, maxConcurrency: 3, pool });
     const monitor = new RedfishClient({ address: bmc.url, maxConcurrency: 3, pool });
     bmc.maxInFlight = 0;
-    await Promise.all(
+    holding = true;
+    const all = Promise.all(
       Array.from({ length: 24 }, (_, i) => (i % 2 ? explorer : monitor).get(`/redfish/v1/Chassis/${i}`)),
     );
+    await answerInRounds(24, 3);
+    holding = false;
+    await all;
     expect(bmc.requests.length).toBeGreaterThanOrEqual(24);
     expect(bmc.maxInFlight).toBe(3);
     await explorer.close();
@@ -50,7 +73,11 @@ describe("per-BMC concurrency cap", () => {
   it("defaults to four requests in flight", async () => {
     const client = new RedfishClient({ address: bmc.url, pool: new BmcConnectionPool() });
     bmc.maxInFlight = 0;
-    await Promise.all(Array.from({ length: 16 }, (_, i) => client.get(`/redfish/v1/Systems/${i}`)));
+    holding = true;
+    const all = Promise.all(Array.from({ length: 16 }, (_, i) => client.get(`/redfish/v1/Systems/${i}`)));
+    await answerInRounds(16, 4);
+    holding = false;
+    await all;
     expect(bmc.maxInFlight).toBe(4);
     await client.close();
   });
@@ -66,8 +93,17 @@ describe("connecting through a BMC proxy", () => {
   afterAll(() => proxy.stop());
 
   it("keeps BMCs behind one proxy apart: a slow BMC does not hold up another", async () => {
+    // The slow BMC answers nothing until the test lets it.
+    let answerSlow = () => {};
+    const slowAnswered = new Promise<void>((resolve) => {
+      answerSlow = resolve;
+    });
+    let slowArrived = 0;
     const slowProxy = await FakeBmc.start(async (request, response) => {
-      if (String(request.headers.forwarded).includes("10.100.0.66")) await sleep(400);
+      if (String(request.headers.forwarded).includes("10.100.0.66")) {
+        slowArrived++;
+        await slowAnswered;
+      }
       sendJson(response, 200, {});
     });
     const pool = new BmcConnectionPool();
@@ -91,10 +127,13 @@ describe("connecting through a BMC proxy", () => {
     ]).then(() => {
       slowDone = true;
     });
-    await sleep(20);
+    // Both of the slow BMC's connections are taken (its third request waits for its cap).
+    await vi.waitFor(() => expect(slowArrived).toBe(2), UNTIL_DONE);
     await healthy.get("/redfish/v1");
     // Answered while the slow BMC still holds every connection of its own.
     expect(slowDone).toBe(false);
+    expect(slowArrived).toBe(2);
+    answerSlow();
     await stuck;
     await slow.close();
     await healthy.close();

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { credentials, loadPackageDefinition } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_CONFIG, type LoadedConfig } from "../config/index.js";
 import { silentLogger } from "../logging/index.js";
 import { defineStateMachine, doNothing, transition } from "../state/index.js";
@@ -56,13 +56,17 @@ describe("the service", () => {
 
   it("runs objects through the engine and serves their state over REST", async () => {
     await service.engine.createObject("ticket", "t-1", { state: "open" });
-    let body: { state: { state: string }; history: unknown[] } | undefined;
-    for (let i = 0; i < 100 && body?.state.state !== "closed"; i++) {
-      body = (await (await fetch(`${base}/api/v1/objects/ticket/t-1`)).json()) as typeof body;
-      if (body?.state.state !== "closed") await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(body?.state).toEqual({ state: "closed" });
-    expect(body?.history).toHaveLength(2);
+    type ObjectBody = { state: { state: string }; history: unknown[] };
+    // No deadline of its own (vi.waitFor's default is 1 s): the test's timeout is the only bound.
+    const body = await vi.waitFor(
+      async () => {
+        const current = (await (await fetch(`${base}/api/v1/objects/ticket/t-1`)).json()) as ObjectBody;
+        expect(current.state).toEqual({ state: "closed" });
+        return current;
+      },
+      { timeout: 60_000, interval: 20 },
+    );
+    expect(body.history).toHaveLength(2);
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toMatch(/racksmith_state_/);
   });

@@ -1,7 +1,12 @@
 import { sql } from "kysely";
 import { Registry } from "prom-client";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { latch, openTestDatabase, type TestDatabase, waitFor } from "../../test/engine/testDatabase.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  latch,
+  openTestDatabase,
+  waitFor as pollFor,
+  type TestDatabase,
+} from "../../test/engine/testDatabase.js";
 import {
   createWidgetsTable,
   insertWidget,
@@ -14,14 +19,57 @@ import { RacksmithError } from "../errors/index.js";
 import type { EngineConfig } from "./config.js";
 import { StateEngine } from "./engine.js";
 import type { ObjectStateView } from "./types.js";
+import { WakeSignal } from "./wakeSignal.js";
+import { tryAcquireWorkLock } from "./workLock.js";
 
-// Periodic runs and polls are pushed far out, so anything that happens fast was driven by NOTIFY, a
-// transition's immediate re-run, or a finished run freeing its slot.
+// Every work-lock attempt, passed through unchanged, so the periodic test can see each replica try.
+vi.mock("./workLock.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("./workLock.js")>();
+  return { ...original, tryAcquireWorkLock: vi.fn(original.tryAcquireWorkLock) };
+});
+
+/** Longer than any test lives (vitest stops one after 30 s), and below setTimeout's limit even with jitter. */
+const NEVER_MS = 1_000_000_000;
+
+// Periodic runs, polls, handler timeouts and leases never come due while a test runs, so whatever happens
+// was driven by NOTIFY, a transition's immediate re-run or a finished run freeing its slot — never by a
+// timer running out on a slow machine.
 const QUIET: Partial<EngineConfig> = {
-  iterationIntervalMs: 600_000,
-  pollIntervalMs: 60_000,
-  handlerTimeoutMs: 5_000,
+  iterationIntervalMs: NEVER_MS,
+  pollIntervalMs: NEVER_MS,
+  handlerTimeoutMs: NEVER_MS,
 };
+
+/** Polls `check` with no deadline of its own: vitest's per-test timeout is the only bound. */
+function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { what?: string } = {},
+): Promise<T> {
+  return pollFor(check, { ...options, timeoutMs: Number.POSITIVE_INFINITY });
+}
+
+/**
+ * Watches worker loops parked in `WakeSignal.wait`: a parked worker moves only for a fire (NOTIFY, a run of
+ * its own ending, stop) or its poll timeout, which QUIET puts beyond the test.
+ */
+function watchParkedWorkers(): { parked(): number; parks(): number; restore(): void } {
+  const wait = WakeSignal.prototype.wait;
+  let parked = 0;
+  let parks = 0;
+  const spy = vi.spyOn(WakeSignal.prototype, "wait").mockImplementation(function (
+    this: WakeSignal,
+    timeoutMs: number,
+  ) {
+    const woken = wait.call(this, timeoutMs);
+    parked++;
+    parks++;
+    void woken.then(() => {
+      parked--;
+    });
+    return woken;
+  });
+  return { parked: () => parked, parks: () => parks, restore: () => spy.mockRestore() };
+}
 
 let testDb: TestDatabase;
 const engines: StateEngine[] = [];
@@ -128,11 +176,10 @@ describe("StateEngine", () => {
   it("chains transitions at once, without waiting for a poll or the periodic tick", async () => {
     const runs: string[] = [];
     const engine = await startEngine("w_chain", { hook: ({ state }) => void runs.push(state.state) });
-    const started = Date.now();
     await addWidget(engine, "w_chain", "chain-1", { polish_rounds: 2 });
 
+    // No poll or periodic tick comes due while the test runs (QUIET): reaching `done` at all is the proof.
     const view = await untilState(engine, "w_chain", "chain-1", "done");
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(view.version).toBe(5);
     expect(view.history.map((h) => [h.version, h.state])).toEqual([
       [5, { state: "done" }],
@@ -149,18 +196,24 @@ describe("StateEngine", () => {
   it("keeps at most `concurrency` handlers running, and finishes every object while saturated", async () => {
     let running = 0;
     let peak = 0;
+    const gate = latch();
     const engine = await startEngine("w_busy", {
       config: { concurrency: 2 },
       hook: async () => {
         running++;
         peak = Math.max(peak, running);
-        await new Promise((resolve) => setTimeout(resolve, 15));
+        // Every handler is held here until the test has seen both slots taken.
+        await gate.promise;
         running--;
       },
     });
     const ids = Array.from({ length: 8 }, (_, i) => `busy-${i}`);
-    // Created while the worker is busy: their NOTIFYs arrive when it has no free slot.
-    for (const id of ids) await addWidget(engine, "w_busy", id, { polish_rounds: 1 });
+    for (const id of ids.slice(0, 2)) await addWidget(engine, "w_busy", id, { polish_rounds: 1 });
+    await waitFor(() => running === 2, { what: "both slots to be taken" });
+    // Created while the worker is saturated: their NOTIFYs arrive when it has no free slot.
+    for (const id of ids.slice(2)) await addWidget(engine, "w_busy", id, { polish_rounds: 1 });
+    expect(running).toBe(2);
+    gate.open();
     for (const id of ids) await untilState(engine, "w_busy", id, "done");
     expect(peak).toBe(2);
   });
@@ -291,25 +344,37 @@ describe("StateEngine", () => {
 
   it("persists nothing for a handler that exceeds its timeout, and keeps the claim until it stops", async () => {
     let slow = true;
-    let sawAbort = false;
+    const sawAbort = latch();
+    const letGo = latch();
     let settled = false;
     const engine = await startEngine("w_timeout", {
-      config: { handlerTimeoutMs: 100, leaseMs: 10_000 },
+      // The handler below only ends once aborted, so the 100 ms timeout is the one way it can end.
+      config: { handlerTimeoutMs: 100, leaseMs: NEVER_MS },
       hook: async ({ state, context }) => {
         if (state.state !== "new" || !slow) return;
         context.defer(async (trx) => {
           await sql`UPDATE widgets SET writes = writes + 100 WHERE id = 'late'`.execute(trx);
         });
         await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()));
-        sawAbort = true;
-        // Ignores the abort for a while, as careless I/O would.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        sawAbort.open();
+        // Ignores the abort until the test lets it go, as careless I/O would.
+        await letGo.promise;
         settled = true;
       },
     });
     await addWidget(engine, "w_timeout", "late");
-    await waitFor(() => sawAbort, { what: "the abort signal" });
+    await sawAbort.promise;
+    // Timed out but still running: the claim stays with this engine until the handler stops.
+    await waitFor(
+      async () =>
+        (await engine.registry.getSingleMetricAsString("racksmith_state_handler_errors_total")).includes(
+          'code="handler_timeout"} 1',
+        ),
+      { what: "the timeout to be counted" },
+    );
     expect(await queueRow("w_timeout", "late")).toMatchObject({ owner: engine.processorId });
+    expect(settled).toBe(false);
+    letGo.open();
     await waitFor(async () => settled && (await queueRow("w_timeout", "late")) === undefined, {
       what: "the claim to end after the handler stopped",
     });
@@ -351,34 +416,48 @@ describe("StateEngine", () => {
     expect(assemblingRuns).toBe(2);
   });
 
-  it("wakes an idle worker through NOTIFY within milliseconds (poll interval 60 s)", async () => {
-    const starts = new Map<string, number>();
-    const engine = await startEngine("w_notify", {
-      hook: ({ id, state }) => {
-        if (state.state === "done" && !starts.has(id)) starts.set(id, Date.now());
-      },
-    });
-    await insertWidget(testDb.database, "quick");
-    // Let the worker finish its first (empty) claim and go idle.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const created = Date.now();
-    await engine.createObject("w_notify", "quick", { state: "done" });
-    await waitFor(() => starts.has("quick"), { what: "the handler to start" });
-    expect((starts.get("quick") ?? Number.NaN) - created).toBeLessThan(1_000);
+  it("wakes an idle worker through NOTIFY, not a poll (poll interval beyond the test)", async () => {
+    const workers = watchParkedWorkers();
+    try {
+      // How many times the worker had parked when each handler started (it parks right after a launch).
+      const parksAtStart = new Map<string, number>();
+      const engine = await startEngine("w_notify", {
+        hook: ({ id, state }) => {
+          if (state.state === "done" && !parksAtStart.has(id)) parksAtStart.set(id, workers.parks());
+        },
+      });
+      await insertWidget(testDb.database, "quick");
+      // Idle: its first (empty) claim done, the worker is parked, and only a fire can move it on (QUIET).
+      await waitFor(() => workers.parked() === 1, { what: "the worker to go idle" });
+      await engine.createObject("w_notify", "quick", { state: "done" });
+      await waitFor(() => parksAtStart.has("quick"), { what: "the handler to start" });
 
-    // Inside a caller's transaction: nothing runs before the commit, and the commit wakes the worker.
-    await insertWidget(testDb.database, "in-trx");
-    await testDb.database.db.transaction().execute(async (trx) => {
-      await engine.createObject("w_notify", "in-trx", { state: "done" }, { trx });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(starts.has("in-trx")).toBe(false);
-    });
-    const committed = Date.now();
-    await waitFor(() => starts.has("in-trx"), { what: "the handler to start after commit" });
-    expect((starts.get("in-trx") ?? Number.NaN) - committed).toBeLessThan(1_000);
+      // Idle again: the run ended, the worker claimed once more (nothing) and parked.
+      const parksForQuick = parksAtStart.get("quick") ?? Number.POSITIVE_INFINITY;
+      await waitFor(() => workers.parked() === 1 && workers.parks() > parksForQuick, {
+        what: "the worker to go idle after its run",
+      });
+      // Inside a caller's transaction: nothing runs before the commit, and the commit wakes the worker.
+      await insertWidget(testDb.database, "in-trx");
+      const parksBefore = workers.parks();
+      await testDb.database.db.transaction().execute(async (trx) => {
+        await engine.createObject("w_notify", "in-trx", { state: "done" }, { trx });
+        if (testDb.database.kind === "postgres") {
+          // Invisible to the workers' connections until the commit (PGlite's one connection is ours now).
+          expect(await engine.getObjectState("w_notify", "in-trx")).toBeUndefined();
+        }
+        expect(parksAtStart.has("in-trx")).toBe(false);
+        expect(workers.parks()).toBe(parksBefore);
+      });
+      await waitFor(() => parksAtStart.has("in-trx"), { what: "the handler to start after commit" });
 
-    const latency = await engine.registry.getSingleMetricAsString("racksmith_state_enqueue_to_start_seconds");
-    expect(latency).toContain('racksmith_state_enqueue_to_start_seconds_count{object_type="w_notify"} 2');
+      const latency = await engine.registry.getSingleMetricAsString(
+        "racksmith_state_enqueue_to_start_seconds",
+      );
+      expect(latency).toContain('racksmith_state_enqueue_to_start_seconds_count{object_type="w_notify"} 2');
+    } finally {
+      workers.restore();
+    }
   });
 
   it("removes the object, its history and its queue row on a deleted outcome", async () => {
@@ -394,41 +473,74 @@ describe("StateEngine", () => {
   });
 
   it("re-runs every object periodically, once per interval across replicas (work lock)", async () => {
+    // Both replicas read one clock the test moves: the work lock, held for one interval of that clock, decides
+    // who enqueues. Their (real) timers tick every 50 ms or so, which only makes them try often.
+    const intervalMs = 50;
+    const startedAt = Date.parse("2031-01-01T00:00:00Z");
+    let now = startedAt;
+    const clock = () => new Date(now);
     const runs: number[] = [];
     const hook: WidgetHook = ({ state }) => {
-      if (state.state === "done") runs.push(Date.now());
+      if (state.state === "done") runs.push(now);
     };
-    const config = { iterationIntervalMs: 200, pollIntervalMs: 20 };
-    const first = await startEngine("w_periodic", { hook, config });
-    await startEngine("w_periodic", { hook, config });
-    await first.createObject("w_periodic", "ticking", { state: "done" });
+    const config = { iterationIntervalMs: intervalMs };
+    const first = await startEngine("w_periodic", { hook, config, clock });
+    const second = await startEngine("w_periodic", { hook, config, clock });
+    const replicas = [first.processorId, second.processorId].sort();
+    /** Finished attempts at the periodic work lock while the clock reads `at`. */
+    const attemptsAt = (at: number) => {
+      const { calls, settledResults } = vi.mocked(tryAcquireWorkLock).mock;
+      return calls.flatMap(([, lock], i) => {
+        const settled = settledResults[i];
+        if (lock.key !== "state_periodic_enqueue:w_periodic" || lock.now.getTime() !== at) return [];
+        return settled?.type === "fulfilled" ? [{ owner: lock.owner, acquired: settled.value }] : [];
+      });
+    };
+    const ranAt = (at: number) =>
+      waitFor(async () => runs.includes(at) && (await queueRow("w_periodic", "ticking")) === undefined, {
+        what: `the run at ${new Date(at).toISOString()} to end`,
+      });
+
     await insertWidget(testDb.database, "ticking");
-    await waitFor(() => runs.length > 0, { what: "the first run" });
-    const from = runs.length;
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    const periodic = runs.length - from;
-    // One enqueue per ≥ 200 ms across both engines: at most 6–7 in 1.2 s (twice that without the lock).
-    expect(periodic).toBeGreaterThanOrEqual(3);
-    expect(periodic).toBeLessThanOrEqual(7);
+    await first.createObject("w_periodic", "ticking", { state: "done" });
+    await ranAt(now);
+    for (let interval = 1; interval <= 3; interval++) {
+      now += intervalMs; // the lock taken one interval ago expires now
+      await waitFor(() => new Set(attemptsAt(now).map((a) => a.owner)).size === 2, {
+        what: `both replicas to try the lock in interval ${interval}`,
+      });
+      await ranAt(now);
+      // Exactly one of the replicas' attempts in this interval got the lock (both would without it).
+      expect(attemptsAt(now).filter((a) => a.acquired)).toHaveLength(1);
+    }
+    expect([...new Set(attemptsAt(startedAt).map((a) => a.owner))].sort()).toEqual(replicas);
+    expect(runs).toEqual([0, 1, 2, 3].map((i) => startedAt + i * intervalMs));
   });
 
   it("on stop, abandons handlers past the grace period and releases their claims to other replicas", async () => {
     let aborted = false;
+    let returned = false;
+    const letGo = latch();
     const engine = await startEngine("w_stop", {
       hook: async ({ state, context }) => {
         if (state.state !== "new") return;
         await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()));
         aborted = true;
+        // Still not done after the abort: only the test lets it return.
+        await letGo.promise;
+        returned = true;
       },
     });
     await addWidget(engine, "w_stop", "stuck");
     await waitFor(async () => (await queueRow("w_stop", "stuck"))?.owner === engine.processorId);
-    const stopping = Date.now();
+    // The handler never ends by itself, so stop() can only return by abandoning it after the grace period.
     await engine.stop({ graceMs: 100 });
-    expect(Date.now() - stopping).toBeLessThan(2_000);
     expect(aborted).toBe(true);
+    expect(returned).toBe(false);
     expect(await queueRow("w_stop", "stuck")).toMatchObject({ owner: null });
     expect((await stateOf(engine, "w_stop", "stuck")).version).toBe(1);
+    // What the abandoned handler returns now is never written (the history below has one `assembling`).
+    letGo.open();
 
     const next = await startEngine("w_stop");
     const view = await untilState(next, "w_stop", "stuck", "done");
@@ -448,7 +560,10 @@ describe("StateEngine", () => {
       .execute();
 
     const plain = await startEngine("w_killed");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Another object run to the end by `plain`: its worker has claimed since, and left the orphan alone.
+    await addWidget(plain, "w_killed", "killed-probe");
+    await untilState(plain, "w_killed", "killed-probe", "done");
+    expect(await queueRow("w_killed", "orphan")).toMatchObject({ owner: "killed-replica" });
     expect((await stateOf(plain, "w_killed", "orphan")).version).toBe(1);
     await plain.stop({ graceMs: 0 });
 

@@ -3,6 +3,7 @@ import { WakeSignal, withJitter } from "./wakeSignal.js";
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
@@ -43,10 +44,14 @@ describe("WakeSignal", () => {
   });
 
   it("adds jitter within the given fraction", () => {
-    for (let i = 0; i < 100; i++) {
-      const value = withJitter(300, 1 / 3);
-      expect(value).toBeGreaterThanOrEqual(300);
-      expect(value).toBeLessThan(400);
-    }
+    const random = vi.spyOn(Math, "random");
+    // Math.random() is in [0, 1): the stretch runs from none to just under the fraction, in whole ms.
+    const jitterWith = (draw: number) => {
+      random.mockReturnValue(draw);
+      return withJitter(300, 1 / 3);
+    };
+    expect(jitterWith(0)).toBe(300);
+    expect(jitterWith(0.5)).toBe(350);
+    expect(jitterWith(1 - Number.EPSILON)).toBe(399);
   });
 });

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { canonicalMac } from "../fleet/index.js";
-import { reset, type Simulation, settle, startSimulation, systemOf } from "./__support__/simulation.js";
+import {
+  callsMade,
+  reset,
+  type Simulation,
+  settle,
+  startSimulation,
+  systemOf,
+} from "./__support__/simulation.js";
 
 let sim: Simulation;
 const HOST_ID = "host-a";
@@ -70,10 +77,11 @@ describe("simulated host agent", () => {
     expect(sim.agents.agentRunning(sim.host.id)).toBe(true);
     await reset(sim.host, "GracefulShutdown");
     expect(sim.agents.agentRunning(sim.host.id)).toBe(false);
-    await settle(40);
-    const quietFrom = sim.server.calls.length;
-    await settle(100);
-    expect(sim.server.calls.length).toBe(quietFrom);
+    // Stopped by that reset: from here on, not one call may start (one already on the wire may still land).
+    const quietFrom = callsMade(sim.agents);
+    await vi.waitFor(() => expect(sim.agents.stats.agentsRunning.host).toBe(0), { timeout: 10_000 });
+    await settle(150);
+    expect(callsMade(sim.agents)).toBe(quietFrom);
 
     await reset(sim.host, "On");
     await vi.waitFor(() => expect(sim.server.of("RebootCompleted", HOST_ID)).toHaveLength(2), {

@@ -33,7 +33,8 @@ beforeAll(async () => {
         passwordChangeRequired: 1,
         unauthorized: 1,
         unreachable: 1,
-        slow: { count: 1, latencyMs: 2_000 },
+        // Far longer than the 300 ms request timeout used against it (the fleet's stop ends the wait).
+        slow: { count: 1, latencyMs: 60_000 },
         malformedJson: 1,
       },
     }),

@@ -75,7 +75,9 @@ describe("fault injection", () => {
     server.addFault({ path: "/redfish/v1/Managers", latencyMs: 150 });
     const started = performance.now();
     const pending = get("/redfish/v1/Managers");
-    await expect.poll(() => server.stats.inFlight, { interval: 10, timeout: 2_000 }).toBe(1);
+    // However late the request arrives, it is seen: a poll timer set before the latency's timer (10 ms
+    // against 150 ms) always fires first. The timeout only bounds how long the request may take to arrive.
+    await expect.poll(() => server.stats.inFlight, { interval: 10, timeout: 20_000 }).toBe(1);
     const answer = await pending;
     expect(answer.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
@@ -121,7 +123,20 @@ describe("fault injection", () => {
 describe("statistics", () => {
   it("counts requests by method and the peak concurrency a client's cap allows", async () => {
     server.resetStats();
-    server.addFault({ path: "/redfish/v1/Systems/1/Memory/*", latencyMs: 80 });
+    // The members are answered only once three of them are in the server together, so the peak is the cap's
+    // whatever the machine's speed (rather than however many happened to overlap an injected latency).
+    const { service } = server;
+    const handle = service.handle;
+    const held: Array<() => void> = [];
+    service.handle = async (request) => {
+      if (held.length < 3 && /^\/redfish\/v1\/Systems\/1\/Memory\/[^/?]+/.test(request.path)) {
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          if (held.length === 3) for (const release of held) release();
+        });
+      }
+      return handle.call(service, request);
+    };
     const client = new RedfishClient({
       address: server.url,
       credentials: CREDENTIALS,
@@ -132,6 +147,7 @@ describe("statistics", () => {
       const members = await client.getMembers("/redfish/v1/Systems/1/Memory");
       expect(members).toHaveLength(5);
     } finally {
+      service.handle = handle;
       await client.close();
     }
     const stats = server.stats;

@@ -1,5 +1,5 @@
 import { RedfishClient } from "@racksmith/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { http, messageIds } from "./__fixtures__/http.js";
 import { TINY_FULL } from "./__fixtures__/paths.js";
 import type { JsonObject } from "./json.js";
@@ -319,24 +319,43 @@ describe("actions", () => {
   });
 
   it("runs SimpleUpdate as a Task: 202 + monitor, Running, then Completed", async () => {
-    const accepted = await post("/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate", {
-      ImageURI: "http://images.example/bmc.bin",
-      TransferProtocol: "HTTP",
-    });
-    expect(accepted.status).toBe(202);
-    const monitor = accepted.headers.get("location") ?? "";
-    expect(monitor).toMatch(/^\/redfish\/v1\/TaskService\/Tasks\/\d+\/Monitor$/);
-    expect(accepted.json.TaskState).toBe("Running");
-    const running = await get(monitor);
-    expect(running.status).toBe(202);
-    const task = String(accepted.json["@odata.id"]);
-    const tasks = (await get("/redfish/v1/TaskService/Tasks")).json;
-    expect(JSON.stringify(tasks.Members)).toContain(task);
+    // A task completes by the service's clock (Date.now, read when the task is read). Frozen here, so the task
+    // is still Running however slowly the requests go, until the test moves the clock past its duration.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const updates = await MockupServer.start({ root: TINY_FULL, taskDurationMs: 60 });
+    const tasksClient = new RedfishClient({ address: updates.url, retry: { retries: 0 } });
+    try {
+      const accepted = await http(
+        updates.url,
+        "POST",
+        "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
+        { body: { ImageURI: "http://images.example/bmc.bin", TransferProtocol: "HTTP" } },
+      );
+      expect(accepted.status).toBe(202);
+      const monitor = accepted.headers.get("location") ?? "";
+      expect(monitor).toMatch(/^\/redfish\/v1\/TaskService\/Tasks\/\d+\/Monitor$/);
+      expect(accepted.json.TaskState).toBe("Running");
+      vi.advanceTimersByTime(59);
+      const running = await http(updates.url, "GET", monitor);
+      expect(running.status).toBe(202);
+      expect(running.json.TaskState).toBe("Running");
+      const task = String(accepted.json["@odata.id"]);
+      const tasks = (await http(updates.url, "GET", "/redfish/v1/TaskService/Tasks")).json;
+      expect(JSON.stringify(tasks.Members)).toContain(task);
 
-    const result = await client.waitForTask(monitor, { pollMs: 20, maxPollMs: 40, timeoutMs: 5_000 });
-    expect(result.state).toBe("Completed");
-    expect((await get(monitor)).status).toBe(200);
-    expect((await get(task)).json).toMatchObject({ TaskState: "Completed", PercentComplete: 100 });
+      vi.advanceTimersByTime(1);
+      const result = await tasksClient.waitForTask(monitor, { pollMs: 20, maxPollMs: 40, timeoutMs: 5_000 });
+      expect(result.state).toBe("Completed");
+      expect((await http(updates.url, "GET", monitor)).status).toBe(200);
+      expect((await http(updates.url, "GET", task)).json).toMatchObject({
+        TaskState: "Completed",
+        PercentComplete: 100,
+      });
+    } finally {
+      vi.useRealTimers();
+      await tasksClient.close();
+      await updates.stop();
+    }
   });
 
   it("accepts firmware pushes (octet-stream and multipart) as Tasks", async () => {

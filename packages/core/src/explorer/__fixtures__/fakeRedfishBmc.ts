@@ -6,6 +6,18 @@ export type FakeBmcFault = "none" | "slow" | "malformed" | "http500";
 /** Delay before a request is handled (ms): one figure for every request, or per request. */
 export type FakeBmcLatency = number | ((request: { method: string; path: string }) => number);
 
+/** A request as the fake BMC saw it: `n` counts the requests it received, from 1. */
+export interface FakeBmcRequest {
+  method: string;
+  path: string;
+  n: number;
+  /** It carried credentials (Basic or a session token). */
+  authenticated: boolean;
+}
+
+/** Which requests the BMC holds unanswered until the test releases them (`release`). */
+export type FakeBmcHold = (request: FakeBmcRequest) => boolean;
+
 export interface FakeBmcOptions {
   username?: string;
   password: string;
@@ -22,6 +34,19 @@ export interface FakeBmcOptions {
    * the client has given up on it meanwhile (a password change still happens), but its answer is lost.
    */
   latencyMs?: FakeBmcLatency;
+  /**
+   * Hold the requests it selects: each is received (counted, in flight) but handled only when the test calls
+   * `release`, and never when it does not (a BMC stuck on them). A released request takes effect even when
+   * the client has given up on it meanwhile (a password change still happens), but its answer is lost.
+   */
+  hold?: FakeBmcHold;
+}
+
+interface HeldRequest {
+  request: IncomingMessage;
+  body: string;
+  response: ServerResponse;
+  seen: FakeBmcRequest;
 }
 
 const ACCOUNT = "/redfish/v1/AccountService/Accounts/1";
@@ -44,7 +69,13 @@ export class FakeRedfishBmc {
   /** Requests whose client went away before the answer (aborted or timed out). */
   abandonedRequests = 0;
   inFlight = 0;
+  /** Every request received, in order. */
+  readonly received: FakeBmcRequest[] = [];
+  /** Settable while running. */
+  hold: FakeBmcHold | undefined;
   private readonly pending = new Set<NodeJS.Timeout>();
+  private readonly held: HeldRequest[] = [];
+  private readonly waiters = new Set<() => void>();
   private constructor(
     private readonly server: Server,
     readonly address: string,
@@ -54,6 +85,7 @@ export class FakeRedfishBmc {
     this.power = options.power ?? "On";
     this.passwordChangeRequired = options.passwordChangeRequired ?? false;
     this.latencyMs = options.latencyMs ?? 0;
+    this.hold = options.hold;
   }
 
   static async start(options: FakeBmcOptions): Promise<FakeRedfishBmc> {
@@ -77,11 +109,43 @@ export class FakeRedfishBmc {
     return `http://127.0.0.1:${port}`;
   }
 
+  /** The requests held now (received, not yet released), oldest first. */
+  get heldRequests(): FakeBmcRequest[] {
+    return this.held.map((held) => held.seen);
+  }
+
+  /** Handles every request held now, in the order received (a stuck BMC catching up). */
+  release(): void {
+    for (const held of this.held.splice(0)) this.handle(held.request, held.body, held.response);
+    this.changed();
+  }
+
+  /**
+   * Resolves once `condition` holds, checked now and after everything the BMC sees (a request received,
+   * held, answered or abandoned): the test waits on the BMC's own events, never on a clock.
+   */
+  until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+    });
+  }
+
   async stop(): Promise<void> {
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
+    this.held.splice(0);
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private changed(): void {
+    for (const check of [...this.waiters]) check();
   }
 
   private receive(request: IncomingMessage, body: string, response: ServerResponse): void {
@@ -90,8 +154,23 @@ export class FakeRedfishBmc {
     response.on("close", () => {
       this.inFlight--;
       if (!response.writableFinished) this.abandonedRequests++;
+      this.changed();
     });
     const path = (request.url ?? "/").split("?")[0] ?? "";
+    const { authorization, "x-auth-token": token } = request.headers;
+    const seen = {
+      method: request.method ?? "GET",
+      path,
+      n: this.requests,
+      authenticated: authorization !== undefined || token !== undefined,
+    };
+    this.received.push(seen);
+    if (this.hold?.(seen)) {
+      this.held.push({ request, body, response, seen });
+      this.changed();
+      return;
+    }
+    this.changed();
     const latency =
       typeof this.latencyMs === "function"
         ? this.latencyMs({ method: request.method ?? "GET", path })

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, type TestDatabase } from "../../../test/engine/testDatabase.js";
@@ -264,6 +265,15 @@ describe("healthReportRecorder", () => {
   });
 });
 
+/**
+ * Waits in real time, with no deadline of its own (the test's timeout bounds it), until `check` holds. Unlike
+ * vi.waitFor it never moves fake timers, so only the test's explicit advances make time pass for the monitor.
+ * (node:timers/promises is not among the faked timers.)
+ */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await sleep(10);
+}
+
 describe("BmcMonitor loop", () => {
   it("polls every sensor interval, firmware only when due, and runs polled plugin probes", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
@@ -284,9 +294,21 @@ describe("BmcMonitor loop", () => {
       },
     });
     const reports: Array<[string, HealthReport]> = [];
+    // A visit ends by closing its BMC session; what is left of a pass after its last visit is in memory only.
+    let visits = 0;
+    const countingAccess: MonitorBmcAccess = (signal) => {
+      const session = access(signal);
+      return {
+        of: (machine) => session.of(machine),
+        close: async () => {
+          await session.close();
+          visits++;
+        },
+      };
+    };
     const monitor = new BmcMonitor({
       database: testDb.database.db,
-      bmcAccess: access,
+      bmcAccess: countingAccess,
       recordReport: async (machineId, report) => {
         reports.push([machineId, report]);
       },
@@ -298,10 +320,15 @@ describe("BmcMonitor loop", () => {
     });
     monitor.start();
     const sensorReports = () => reports.filter(([, r]) => r.source === "hardware-health").length;
-    await vi.waitFor(() => expect(sensorReports()).toBe(2));
+    // Once both visits of a pass have ended, the pass has too and the next one is scheduled: only then is
+    // fake time moved on, so every minute has exactly one pass.
+    await vi.advanceTimersByTimeAsync(0); // the first pass, due at once (no jitter)
+    await until(() => visits >= 2);
+    expect(sensorReports()).toBe(2);
     for (let minute = 1; minute <= 3; minute++) {
       await vi.advanceTimersByTimeAsync(60_000);
-      await vi.waitFor(() => expect(sensorReports()).toBe(2 * (minute + 1)));
+      await until(() => visits >= 2 * (minute + 1));
+      expect(sensorReports()).toBe(2 * (minute + 1));
     }
     await monitor.stop();
     expect(firmware).toHaveBeenCalledTimes(4); // at 0 and at 3 minutes, for both BMCs

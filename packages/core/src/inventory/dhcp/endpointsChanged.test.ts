@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../../../test/engine/testDatabase.js";
 import { DEFAULT_CONFIG, type LoadedConfig } from "../../config/index.js";
 import { channelName } from "../../db/index.js";
@@ -54,11 +54,11 @@ describe(`BMC endpoint announcements on ${TEST_DATABASE_URL ? "PostgreSQL" : "PG
     heard = [];
     await step();
     await testDb.database.notify(channel, END);
-    const deadline = Date.now() + 5_000;
-    while (!heard.includes(END)) {
-      if (Date.now() > deadline) throw new Error("the marker notification never arrived");
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    // No deadline of its own (vi.waitFor's default is 1 s): the test's timeout is the only bound.
+    await vi.waitFor(() => expect(heard, "the marker notification").toContain(END), {
+      timeout: 60_000,
+      interval: 5,
+    });
     return heard.filter((payload) => payload !== END);
   }
 

@@ -89,7 +89,19 @@ export async function bootOnceUefiHttp(dpu: VirtualBmc): Promise<void> {
   if (answer.status >= 300) throw new Error(`boot once of ${dpu.id}: ${answer.status}`);
 }
 
-/** Lets the agents run a few polls. */
+/**
+ * A window of several poll intervals in which something must NOT happen. Only absence is checked across it:
+ * on a busy machine the window holds fewer polls, which weakens the check but can never make it fail.
+ */
 export function settle(ms = 120): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Calls the agents have started, all RPCs and machines together. Counted on the agents' side when a call is
+ * made (a stopped or silenced agent makes none), so unlike the fake server's record, which a call already
+ * on the wire may still reach, it cannot move after the agents were stopped.
+ */
+export function callsMade(agents: SimulatedAgents): number {
+  return Object.values(agents.stats.calls).reduce((sum, count) => sum + (count ?? 0), 0);
 }

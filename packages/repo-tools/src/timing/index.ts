@@ -1,0 +1,2 @@
+export type { DurationBound } from "./durationBounds.ts";
+export { findDurationBounds, isTestSource, looksLikeDuration } from "./durationBounds.ts";
