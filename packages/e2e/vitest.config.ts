@@ -29,6 +29,7 @@ class LongestFirst extends BaseSequencer {
 }
 
 // Each file starts its own service and fleet and mostly waits on them, so three files share the two cores.
+// Timeouts are safety nets for a stuck run on a busy machine, never assertions about speed.
 export default mergeConfig(baseConfig, {
-  test: { maxWorkers: 3, sequence: { sequencer: LongestFirst } },
+  test: { maxWorkers: 3, sequence: { sequencer: LongestFirst }, testTimeout: 120_000, hookTimeout: 180_000 },
 });

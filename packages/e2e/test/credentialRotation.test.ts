@@ -48,7 +48,7 @@ describe.each(E2E_DATABASES)("rotation across SIGKILLs of racksmith serve on $ki
       sitePassword: SITE_PASSWORD,
       siteExplorer: { intervalMs: 500, budget: 100, concurrency: 30 },
     });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await site?.close();
@@ -94,7 +94,7 @@ describe.each(E2E_DATABASES)("rotation across SIGKILLs of racksmith serve on $ki
       },
     );
     expect(settled).toHaveLength(48);
-  }, 300_000);
+  }, 900_000);
 
   it("leaves every BMC on the site password, unlocked, with its credentials stored and no intent pending", async () => {
     for (const bmc of fleet.bmcs) {

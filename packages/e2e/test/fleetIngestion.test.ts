@@ -41,7 +41,7 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
     });
     await site.start();
     await site.register();
-  }, 120_000);
+  }, 360_000);
 
   afterAll(async () => {
     await site?.close();
@@ -79,7 +79,7 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
       },
       {
         what: "93 hosts ingested",
-        timeoutMs: 180_000,
+        timeoutMs: 540_000,
         describe: async () => JSON.stringify(await verdicts()),
       },
     );
@@ -120,7 +120,7 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
         expect.objectContaining({ code: "SerialNumberMismatch" }),
       ]);
     }
-  }, 150_000);
+  }, 450_000);
 
   it("lists each machine once with the shape `racksmith machine list --json` promises", async () => {
     const machines = await cli<MachineView[]>("machine", "list");
@@ -167,7 +167,7 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
     await waitFor(
       async () =>
         Math.min(...(await endpoints()).map((endpoint) => endpoint.reportVersion)) >= versionsNow + 2,
-      { what: "two more exploration runs after the restart", timeoutMs: 120_000 },
+      { what: "two more exploration runs after the restart", timeoutMs: 360_000 },
     );
     const after = await cli<MachineView[]>("machine", "list");
     // The same machines (their lifecycle states move on, so they are left out of the comparison).
@@ -181,7 +181,7 @@ describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $k
       const created = shown.history.filter((entry) => entry.state === "created");
       expect(created.map((entry) => [entry.state, entry.version])).toEqual([["created", 1]]);
     }
-  }, 150_000);
+  }, 450_000);
 
   it("never writes a password to its log", () => {
     const log = site.output();

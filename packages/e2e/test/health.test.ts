@@ -85,9 +85,9 @@ describe("health of a simulated site", () => {
         return all.length === 3 && all.every((s) => s.state.state === "ready");
       },
       // Bounds a stuck run, not a slow one.
-      { what: "3 Ready hosts", timeoutMs: 240_000 },
+      { what: "3 Ready hosts", timeoutMs: 720_000 },
     );
-  }, 300_000);
+  }, 900_000);
   afterAll(async () => {
     await site?.close();
   });
@@ -142,7 +142,7 @@ describe("health of a simulated site", () => {
     await cli("health", "override", "remove", hostId, "--source", "ops");
     const restored = await cli<HealthJson>("health", "show", hostId);
     expect(restored.alerts.map((a) => a.id)).toContain("BmcSensor");
-  }, 120_000);
+  }, 360_000);
 
   it("raises HeartbeatTimeout for a DPU agent that stops reporting, which blocks allocation", async () => {
     const hostId = await otherHost(0);
@@ -156,7 +156,7 @@ describe("health of a simulated site", () => {
         const report = await cli<HealthJson>("health", "show", hostId);
         return report.alerts.some((a) => a.id === "HeartbeatTimeout") && report;
       },
-      { what: "HeartbeatTimeout", timeoutMs: 90_000 },
+      { what: "HeartbeatTimeout", timeoutMs: 270_000 },
     );
     expect(health.alerts.find((a) => a.id === "HeartbeatTimeout")?.classifications).toContain(
       "PreventAllocations",
@@ -168,7 +168,7 @@ describe("health of a simulated site", () => {
       new RegExp(`racksmith_health_alerts\\{[^}]*machine_id="${hostId}"[^}]*probe_id="HeartbeatTimeout"`),
     );
     site.agents.silenceDpuAgent(dpuBmc?.id ?? "", false);
-  }, 120_000);
+  }, 360_000);
 
   it("blocks allocation with a maintenance merge override, shown with its source, and lets go when removed", async () => {
     const hostId = await otherHost(1);
@@ -186,5 +186,5 @@ describe("health of a simulated site", () => {
     await cli("health", "override", "remove", hostId, "--source", "ops");
     const allowed = await allocate(hostId);
     expect(allowed.code, allowed.stderr).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });

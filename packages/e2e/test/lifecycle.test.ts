@@ -64,7 +64,7 @@ describe.each(E2E_DATABASES)(
 
     beforeAll(async () => {
       site = await simulatedSite(database, { hosts: HOSTS, seed: 6 });
-    }, 120_000);
+    }, 360_000);
     afterAll(async () => {
       await site?.close();
     });
@@ -77,7 +77,7 @@ describe.each(E2E_DATABASES)(
         },
         {
           what: `${HOSTS} Ready hosts`,
-          timeoutMs: 240_000,
+          timeoutMs: 720_000,
           everyMs: 1_000,
           describe: async () => describeStates(await site.hostStates()),
         },
@@ -90,7 +90,7 @@ describe.each(E2E_DATABASES)(
           host.objectId,
         ).toEqual(MILESTONES);
       }
-    }, 300_000);
+    }, 900_000);
 
     it("runs 10 instances: Provisioning → Ready with configs synced, then Terminating → cleanup → Ready", async () => {
       // Hosts free of allocation-blocking health alerts (a BMC exploration that timed out on a loaded machine
@@ -132,7 +132,7 @@ describe.each(E2E_DATABASES)(
             for (const view of views) seen.get(view.id)?.add(view.status.tenantState);
             return views.every(until) && views;
           },
-          { what: "the instances", timeoutMs: 120_000, everyMs: 200 },
+          { what: "the instances", timeoutMs: 360_000, everyMs: 200 },
         );
       const ready = await watch((i) => i.status.tenantState === "Ready");
       for (const view of ready) {
@@ -149,7 +149,7 @@ describe.each(E2E_DATABASES)(
           (await site.hostStates())
             .filter((s) => hosts.includes(s.objectId))
             .every((s) => s.state.state === "ready"),
-        { what: "the released hosts back in Ready", timeoutMs: 120_000 },
+        { what: "the released hosts back in Ready", timeoutMs: 360_000 },
       );
       for (const id of hosts) {
         const labels = await history(id);
@@ -165,7 +165,7 @@ describe.each(E2E_DATABASES)(
       }
       const list = await cli<InstanceView[]>("instance", "list", "--tenant", "acme", "--all");
       expect(list.filter((i) => i.terminatedAt !== null)).toHaveLength(10);
-    }, 300_000);
+    }, 900_000);
   },
 );
 
@@ -180,7 +180,7 @@ describe("hosts that cannot make it", () => {
       seed: 9,
       sections: { lifecycle: { slaMs: { dpuInit: 3_000 }, retryIntervalMs: 500, maxRetries: 3 } },
     });
-  }, 120_000);
+  }, 360_000);
   afterAll(async () => {
     await site?.close();
   });
@@ -196,12 +196,12 @@ describe("hosts that cannot make it", () => {
         const machine = await cli<MachineDetail>("machine", "show", id);
         return machine.lifecycle?.sla.aboveSla === true && machine;
       },
-      { what: "the silent DPU's host above SLA", timeoutMs: 60_000 },
+      { what: "the silent DPU's host above SLA", timeoutMs: 180_000 },
     );
     expect(detail.lifecycle?.stateLabel).toBe("dpuInit/waitingForDiscovery");
     expect(detail.lifecycle?.outcome?.kind).toBe("wait");
     expect(detail.lifecycle?.outcome?.reason).toContain("waiting for the DPU agent of");
-  }, 90_000);
+  }, 270_000);
 
   it("moves a host whose BMC rejects machine setup through the bounded retries to Failed, shown by machine show", async () => {
     const host = site.fleet.bmcs.find((b) => b.kind === "host" && b.vendor === "dell");
@@ -212,7 +212,7 @@ describe("hosts that cannot make it", () => {
         const machine = await cli<MachineDetail>("machine", "show", id, "--history");
         return machine.lifecycle?.stateLabel === "failed" && machine;
       },
-      { what: "the host in Failed", timeoutMs: 90_000 },
+      { what: "the host in Failed", timeoutMs: 270_000 },
     );
     expect(detail.lifecycle?.failure).toMatchObject({
       cause: "machineSetup",
@@ -223,7 +223,7 @@ describe("hosts that cannot make it", () => {
     const labels = detail.history.map((h) => h.label).reverse();
     expect(labels.filter((l) => l === "hostInit/machineSetup")).toHaveLength(3);
     expect(invalidTransitions(labels)).toEqual([]);
-  }, 120_000);
+  }, 360_000);
 
   async function machineIdOf(bmcMac: string): Promise<string> {
     return waitFor(
@@ -231,7 +231,7 @@ describe("hosts that cannot make it", () => {
         const machines = await cli<Array<{ id: string; bmcMac: string }>>("machine", "list");
         return machines.find((m) => m.bmcMac.toLowerCase() === bmcMac.toLowerCase())?.id;
       },
-      { what: `the machine of ${bmcMac}`, timeoutMs: 60_000 },
+      { what: `the machine of ${bmcMac}`, timeoutMs: 180_000 },
     );
   }
 });

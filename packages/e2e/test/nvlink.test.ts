@@ -64,7 +64,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     return answer.body;
   };
-  const instanceReady = (id: string, timeoutMs = 60_000) =>
+  const instanceReady = (id: string, timeoutMs = 180_000) =>
     waitFor(
       async () => {
         const view = await cli<InstanceView>("instance", "show", id);
@@ -89,10 +89,10 @@ describe("NVLink tenant isolation through NMX-M", () => {
         const states = await site.hostStates();
         return states.length === HOSTS && states.every((s) => s.state.state === "ready") && states;
       },
-      { what: `${HOSTS} Ready hosts`, timeoutMs: 150_000, everyMs: 500 },
+      { what: `${HOSTS} Ready hosts`, timeoutMs: 450_000, everyMs: 500 },
     );
     hosts = ready.map((state) => state.objectId);
-  }, 180_000);
+  }, 540_000);
   afterAll(async () => {
     await site?.close();
   });
@@ -116,7 +116,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
 
     const members = hosts.slice(0, 3);
     instances = await Promise.all(members.map((machineId) => allocate(machineId, created.id)));
-    const ready = await Promise.all(instances.map((i) => instanceReady(i.id, 90_000)));
+    const ready = await Promise.all(instances.map((i) => instanceReady(i.id, 270_000)));
     for (const view of ready) {
       expect(view.status.configsSynced).toEqual({
         aggregate: "synced",
@@ -141,7 +141,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
     expect(refused.body.error.code).toBe("nvlink_partition_in_use");
     const browsed = await cli<{ body: unknown[] }>("nmxm", "browse", "nmx/v1/partitions");
     expect(browsed.body.length).toBeGreaterThanOrEqual(2);
-  }, 120_000);
+  }, 360_000);
 
   it("removes a GPU placed by hand in a partition Racksmith does not know", async () => {
     const [intruder] = await gpusOf(hosts[3] as string);
@@ -149,12 +149,12 @@ describe("NVLink tenant isolation through NMX-M", () => {
     expect(nmxm().partitionOf(intruder as string)).toBe(12345);
     await waitFor(async () => nmxm().partitionOf(intruder as string) !== 12345, {
       what: "the hand-placed GPU out of partition 12345",
-      timeoutMs: 15_000,
+      timeoutMs: 45_000,
       everyMs: 100,
     });
     // The tenant's partition is left alone.
     expect(tenantPartitions().map((p) => p.number)).toEqual([partition.physicalPartitions[0]?.number]);
-  }, 30_000);
+  }, 90_000);
 
   it("keeps a new instance waiting with the failed operation as reason, and retries until it succeeds", async () => {
     const second = await cli<Partition>("nvlink-partition", "create", "--name", "eval", "--tenant", "acme");
@@ -166,7 +166,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
         const seen = await hostOutcome(host);
         return /nvlink: .*operation \S+ failed: .*; retrying/.test(seen.reason) && seen;
       },
-      { what: "the failed create as the host's reason", timeoutMs: 60_000, everyMs: 250 },
+      { what: "the failed create as the host's reason", timeoutMs: 180_000, everyMs: 250 },
     );
     expect(outcome.label).toBe("assigned/waitingForNetworkConfig");
     const waiting = await cli<InstanceView>("instance", "show", instance.id);
@@ -185,14 +185,14 @@ describe("NVLink tenant isolation through NMX-M", () => {
           .filter((o) => o.status === "failed").length > failed,
       {
         what: "a retried create",
-        timeoutMs: 15_000,
+        timeoutMs: 45_000,
       },
     );
     nmxm().failAfterCreates(undefined);
     const ready = await instanceReady(instance.id);
     expect(ready.status.configsSynced.subsystems.nvlink).toBe("synced");
     expect((await cli<Partition>("nvlink-partition", "show", second.id)).state).toBe("Ready");
-  }, 120_000);
+  }, 360_000);
 
   it("keeps a reconfigured instance Configuring while an operation times out, and finishes once NMX-M catches up", async () => {
     const [second] = (await cli<Partition[]>("nvlink-partition", "list", "--tenant", "acme")).filter(
@@ -213,7 +213,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
         const lp = await cli<Partition & { reason?: string }>("nvlink-partition", "show", second.id);
         return lp.state === "Error" && lp;
       },
-      { what: "the timed-out update as the partition's reason", timeoutMs: 30_000, everyMs: 250 },
+      { what: "the timed-out update as the partition's reason", timeoutMs: 90_000, everyMs: 250 },
     );
     expect(shown.reason).toMatch(/operation \S+ timedout: timed out after 1500 ms/);
     const configuring = await cli<InstanceView>("instance", "show", instance.id);
@@ -222,7 +222,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
     nmxm().slowOperations(50);
     await instanceReady(instance.id, 60_000);
     for (const gpu of await gpusOf(host)) expect([null, 32766]).toContain(nmxm().partitionOf(gpu));
-  }, 120_000);
+  }, 360_000);
 
   it("on release takes the GPUs out before cleanup, deletes the emptied partition, then the logical partition", async () => {
     const released = instances.slice(0, 3);
@@ -243,7 +243,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
         }
         return labels.every((l) => l === "ready");
       },
-      { what: "the released hosts back in Ready", timeoutMs: 120_000, everyMs: 250 },
+      { what: "the released hosts back in Ready", timeoutMs: 360_000, everyMs: 250 },
     );
     expect(tenantPartitions().some((p) => p.number === number)).toBe(false);
     const shown = await cli<Partition>("nvlink-partition", "show", partition.id);
@@ -251,7 +251,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
     await cli("nvlink-partition", "delete", partition.id);
     await waitFor(
       async () => (await rest("GET", `/api/v1/nvlink-partitions/${partition.id}`)).status === 404,
-      { what: "the deleted logical partition gone", timeoutMs: 15_000 },
+      { what: "the deleted logical partition gone", timeoutMs: 45_000 },
     );
     const metrics = await (await fetch(`${site.url}/metrics`)).text();
     expect(metrics).toMatch(
@@ -260,5 +260,5 @@ describe("NVLink tenant isolation through NMX-M", () => {
     expect(metrics).toMatch(
       /racksmith_nvlink_monitor_nmxm_changes_applied_total\{[^}]*operation="remove"[^}]*status="completed"[^}]*\} [1-9]/,
     );
-  }, 180_000);
+  }, 540_000);
 });

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 const require = createRequire(import.meta.url);
 const CLI_SOURCE = join(dirname(require.resolve("@racksmith/cli/package.json")), "src", "bin.ts");
 const TSX = pathToFileURL(require.resolve("tsx")).href;
-const STARTUP_TIMEOUT_MS = 60_000;
+const STARTUP_TIMEOUT_MS = 180_000;
 
 /** `racksmith serve` running in its own process, as an operator runs it. */
 export interface ServeProcess {
