@@ -5,6 +5,7 @@ import { openTestDatabase, type TestDatabase } from "../../test/engine/testDatab
 import { silentLogger } from "../logging/index.js";
 import { redfishStandardDriver } from "../standard/index.js";
 import { StateEngine } from "../state/index.js";
+import { Conditions } from "./__fixtures__/conditions.js";
 import { FakeInventory } from "./__fixtures__/fakeInventory.js";
 import { FakeRedfishBmc } from "./__fixtures__/fakeRedfishBmc.js";
 import { TestCredentialStore } from "./__fixtures__/memoryCredentials.js";
@@ -68,14 +69,14 @@ const mac = (n: number) => `AA:00:00:00:00:${n.toString(16).padStart(2, "0").toU
 /** An explorer that reports each exploration as it ends: the tests wait on these, never on a clock. */
 class ObservedExplorer implements BmcExplorer {
   readonly ended: Array<{ address: string; exploration: EndpointExploration }> = [];
-  private readonly waiters = new Set<() => void>();
+  private readonly conditions = new Conditions();
 
   constructor(private readonly inner: BmcExplorer) {}
 
   async explore(endpoint: EndpointToExplore): Promise<EndpointExploration> {
     const exploration = await this.inner.explore(endpoint);
     this.ended.push({ address: endpoint.address, exploration });
-    for (const check of [...this.waiters]) check();
+    this.conditions.changed();
     return exploration;
   }
 
@@ -90,15 +91,7 @@ class ObservedExplorer implements BmcExplorer {
 
   /** Resolves once `condition` holds, checked now and each time an exploration ends. */
   until(condition: () => boolean): Promise<void> {
-    if (condition()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!condition()) return;
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-    });
+    return this.conditions.until(condition);
   }
 }
 

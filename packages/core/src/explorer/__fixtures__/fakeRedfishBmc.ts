@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Conditions } from "./conditions.js";
 
 export type FakeBmcFault = "none" | "slow" | "malformed" | "http500";
 
@@ -75,7 +76,7 @@ export class FakeRedfishBmc {
   hold: FakeBmcHold | undefined;
   private readonly pending = new Set<NodeJS.Timeout>();
   private readonly held: HeldRequest[] = [];
-  private readonly waiters = new Set<() => void>();
+  private readonly conditions = new Conditions();
   private constructor(
     private readonly server: Server,
     readonly address: string,
@@ -125,15 +126,7 @@ export class FakeRedfishBmc {
    * held, answered or abandoned): the test waits on the BMC's own events, never on a clock.
    */
   until(condition: () => boolean): Promise<void> {
-    if (condition()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!condition()) return;
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-    });
+    return this.conditions.until(condition);
   }
 
   async stop(): Promise<void> {
@@ -145,7 +138,7 @@ export class FakeRedfishBmc {
   }
 
   private changed(): void {
-    for (const check of [...this.waiters]) check();
+    this.conditions.changed();
   }
 
   private receive(request: IncomingMessage, body: string, response: ServerResponse): void {
