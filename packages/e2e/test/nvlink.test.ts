@@ -161,20 +161,20 @@ describe("NVLink tenant isolation through NMX-M", () => {
     nmxm().failAfterCreates(0);
     const host = hosts[3] as string;
     const instance = await allocate(host, second.id);
+    // The host's reason and the partition's state are written by separate steps: wait for both.
     const outcome = await waitFor(
       async () => {
         const seen = await hostOutcome(host);
-        return /nvlink: .*operation \S+ failed: .*; retrying/.test(seen.reason) && seen;
+        if (!/nvlink: .*operation \S+ failed: .*; retrying/.test(seen.reason)) return false;
+        const shown = await cli<Partition & { reason?: string }>("nvlink-partition", "show", second.id);
+        return shown.state === "Error" && seen;
       },
-      { what: "the failed create as the host's reason", timeoutMs: 180_000, everyMs: 250 },
+      { what: "the failed create as the host's reason and the partition in Error", timeoutMs: 180_000, everyMs: 250 },
     );
     expect(outcome.label).toBe("assigned/waitingForNetworkConfig");
     const waiting = await cli<InstanceView>("instance", "show", instance.id);
     expect(waiting.status.tenantState).toBe("Provisioning");
     expect(waiting.status.configsSynced.subsystems.nvlink).toBe("pending");
-    expect((await cli<Partition & { reason?: string }>("nvlink-partition", "show", second.id)).state).toBe(
-      "Error",
-    );
     const failed = nmxm()
       .operations()
       .filter((o) => o.status === "failed").length;
