@@ -1,6 +1,6 @@
+import { doNothing, type StateMachine, transition } from "@racksmith/core/engine";
+import type { Database } from "@racksmith/server";
 import { sql } from "kysely";
-import type { Database } from "../../packages/core/src/db/index.js";
-import { doNothing, type StateMachine, transition } from "../../packages/core/src/state/index.js";
 
 export const BENCH_TYPE = "bench_chain";
 

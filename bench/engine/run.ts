@@ -12,9 +12,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { StateEngine } from "@racksmith/core/engine";
+import { type Database, migrate, openDatabase } from "@racksmith/server";
 import { sql } from "kysely";
-import { type Database, migrate, openDatabase } from "../../packages/core/src/db/index.js";
-import { StateEngine } from "../../packages/core/src/state/index.js";
 import { BENCH_TYPE, benchChain, DatabaseRecorder, MemoryRecorder, nowMs, type Recorder } from "./chain.js";
 import { countOverlaps, percentile, transitionLatencies } from "./stats.js";
 
@@ -183,7 +183,7 @@ async function waitForStart(recorder: Recorder, id: string): Promise<number> {
 }
 
 function startWorker(name: string, options: Options, schema: string, config: object): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER], {
+  const child = spawn(process.execPath, ["--conditions=@racksmith/source", "--import", "tsx", WORKER], {
     env: {
       ...process.env,
       BENCH_WORKER: name,

@@ -2,8 +2,9 @@
  * One engine process of a multi-process benchmark run (PostgreSQL only), configured by the BENCH_*
  * environment run.ts sets. Prints "ready" once claiming; on SIGTERM stops and prints its peak RSS as JSON.
  */
-import { openDatabase } from "../../packages/core/src/db/index.js";
-import { StateEngine } from "../../packages/core/src/state/index.js";
+
+import { StateEngine } from "@racksmith/core/engine";
+import { openDatabase } from "@racksmith/server";
 import { benchChain, DatabaseRecorder } from "./chain.js";
 
 const setting = (name: string): string => {

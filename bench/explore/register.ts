@@ -1,6 +1,6 @@
 import { request } from "node:http";
-import type { DhcpLease } from "@racksmith/core/server";
-import type { Fleet } from "@racksmith/testkit";
+import type { DhcpLease } from "@racksmith/server";
+import type { Fleet } from "@racksmith/simulator";
 
 /** Rows per batch request: well under the REST server's 1 MiB body limit whatever the fleet size. */
 const BATCH_ROWS = 500;

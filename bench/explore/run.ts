@@ -5,7 +5,7 @@
  *                            [--max-ingestions K] [--anomalies kind=count,…] [--seed S]
  *                            [--database-url URL | --postgres] [--timeout-s T] [--json]
  *
- * Serves N virtual BMCs (`@racksmith/testkit` fleet, hosts with one BlueField DPU each), starts the real
+ * Serves N virtual BMCs (`@racksmith/simulator` fleet, hosts with one BlueField DPU each), starts the real
  * service (inventory + site explorer, every vendor driver loaded as a plugin) on in-memory PGlite or on
  * PostgreSQL in a fresh schema, registers the fleet through REST (expected machines, DHCP discoveries), asks
  * for one run and times it: endpoints/s, requests/s the BMCs served, p50/p99 per-endpoint latency, CPU,
@@ -21,14 +21,14 @@ import {
   openDatabase,
   type RunningService,
   startService,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import {
   ANOMALY_KINDS,
   type AnomalyKind,
   type Fleet,
   generateScenario,
   startFleet,
-} from "@racksmith/testkit";
+} from "@racksmith/simulator";
 import { sql } from "kysely";
 import { call, registerFleet, send } from "./register.js";
 import { prepareSite, type Site } from "./site.js";
@@ -38,7 +38,7 @@ import { RunWatcher } from "./watcher.js";
 const USAGE =
   "usage: npm run bench:explore -- [--bmcs N] [--concurrency C] [--per-bmc M] [--no-rotate] [--auth basic|session] [--max-ingestions K] [--anomalies kind=count,...] [--seed S] [--database-url URL | --postgres] [--timeout-s T] [--json]";
 
-/** siteExplorer defaults (packages/core/src/explorer/configSchema.ts), so the figures are production's. */
+/** siteExplorer defaults (packages/server/src/explorer/configSchema.ts), so the figures are production's. */
 const DEFAULT_CONCURRENCY = 30;
 const DEFAULT_PER_BMC = 4;
 

@@ -3,7 +3,7 @@
  *
  *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--poll-ms P] [--timeout-s T] [--json]
  *
- * A whole simulated site in this process — virtual BMCs (`@racksmith/testkit` fleet, one BlueField DPU per
+ * A whole simulated site in this process — virtual BMCs (`@racksmith/simulator` fleet, one BlueField DPU per
  * host), the service (every vendor driver loaded as a plugin) on embedded PGlite or PostgreSQL, and a DPU and
  * host agent per machine — timed from registration until every host is Ready: time to all-Ready,
  * transitions/s, Redfish requests/s the BMCs served, agent calls/s, CPU seconds and peak RSS.
@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { countByState, startSimulatedSite, transitionCount } from "@racksmith/cli";
-import { loadConfig } from "@racksmith/core/server";
+import { loadConfig } from "@racksmith/server";
+import { countByState, startSimulatedSite, transitionCount } from "@racksmith/simulator";
 
 const { values } = parseArgs({
   options: {

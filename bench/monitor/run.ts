@@ -7,23 +7,23 @@ import {
   type BmcDriverDefinition,
   collectRegistrations,
   connectBmc,
-  RedfishClient,
   redfishStandardDriver,
   silentLogger,
 } from "@racksmith/core";
+import { RedfishClient } from "@racksmith/core/redfish";
+import dell from "@racksmith/driver-dell";
+import hpe from "@racksmith/driver-hpe";
+import lenovo from "@racksmith/driver-lenovo";
+import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
+import supermicro from "@racksmith/driver-supermicro";
 import {
   BmcMonitor,
   type MonitorBmcAccess,
   migrate,
   openDatabase,
   resolveMonitorConfig,
-} from "@racksmith/core/server";
-import dell from "@racksmith/driver-dell";
-import hpe from "@racksmith/driver-hpe";
-import lenovo from "@racksmith/driver-lenovo";
-import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
-import supermicro from "@racksmith/driver-supermicro";
-import { generateScenario, startFleet } from "@racksmith/testkit";
+} from "@racksmith/server";
+import { generateScenario, startFleet } from "@racksmith/simulator";
 
 const { values } = parseArgs({
   options: { bmcs: { type: "string", default: "2000" }, concurrency: { type: "string", default: "20" } },

@@ -1,4 +1,4 @@
-import { RacksmithError } from "@racksmith/core";
+import { type ErrorStatus, HTTP_STATUS_BY_ERROR_STATUS, RacksmithError } from "@racksmith/core";
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
 
@@ -11,8 +11,30 @@ export function addServerFlags(command: Command): Command {
     .option("--json", "print JSON");
 }
 
-/** An error the service answered with, keeping its stable code. */
-export class ServiceError extends RacksmithError {}
+/**
+ * An error the service answered with, keeping its stable code. Unlike `RacksmithError`, `code` is a `string`,
+ * not the catalogue's `ErrorCode`: it is read from another process's answer, which may be a newer server
+ * with codes this CLI's catalogue does not know yet, or no Racksmith error body at all (`http_<status>`).
+ * Branch on it with `hasErrorCode(error, "…")` (typed on the code asked for, and it recognises this class by
+ * its `code` and `status`), never by comparing `code` to a string.
+ */
+export class ServiceError extends Error {
+  readonly code: string;
+  readonly status: ErrorStatus;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: string, status: ErrorStatus, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = "ServiceError";
+    this.code = code;
+    this.status = status;
+    this.details = details;
+  }
+
+  toJSON(): { code: string; status: ErrorStatus; message: string; details: Record<string, unknown> } {
+    return { code: this.code, status: this.status, message: this.message, details: this.details };
+  }
+}
 
 /** A small REST client for the service: JSON in and out, service errors re-raised with their code. */
 export class ServiceClient {
@@ -48,9 +70,9 @@ export class ServiceClient {
       )?.error;
       throw new ServiceError(
         error?.code ?? `http_${response.status}`,
-        (error?.status as RacksmithError["status"]) ?? "INTERNAL",
+        isErrorStatus(error?.status) ? error.status : "INTERNAL",
         error?.message ?? `${method} ${path} answered HTTP ${response.status}`,
-        { details: error?.details ?? {} },
+        error?.details ?? {},
       );
     }
     return parsed as T;
@@ -59,6 +81,10 @@ export class ServiceClient {
   get<T = unknown>(path: string): Promise<T> {
     return this.request<T>("GET", path);
   }
+}
+
+function isErrorStatus(value: unknown): value is ErrorStatus {
+  return typeof value === "string" && Object.hasOwn(HTTP_STATUS_BY_ERROR_STATUS, value);
 }
 
 function safeJson(text: string): unknown {

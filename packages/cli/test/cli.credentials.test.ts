@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FileCredentialStore } from "@racksmith/core/server";
+import { FileCredentialStore } from "@racksmith/server";
 import { describe, expect, it } from "vitest";
 import { cli, cliJson } from "./support/runCliForTest.js";
 

@@ -6,8 +6,8 @@ import { EXAMPLE_MOCKUP } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import { cli, cliJson } from "./support/runCliForTest.js";
 
-// A project with third-party plugin fixtures in its node_modules (shared with the core loader tests).
-const project = fileURLToPath(new URL("../../core/test/fixtures/plugin-project", import.meta.url));
+// A project with third-party plugin fixtures in its node_modules (shared with the server's plugin loader tests).
+const project = fileURLToPath(new URL("../../server/test/fixtures/plugin-project", import.meta.url));
 
 describe("racksmith drivers list", () => {
   it("lists the built-in driver and the plugin the config registers", async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ExpectedMachine, RunningService } from "@racksmith/core/server";
+import type { ExpectedMachine, RunningService } from "@racksmith/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startInventoryService } from "./support/inventoryService.js";
 import { cli, cliJson } from "./support/runCliForTest.js";

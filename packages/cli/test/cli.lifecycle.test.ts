@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MANAGED_HOST_GRAPH } from "@racksmith/core/server";
+import { MANAGED_HOST_GRAPH } from "@racksmith/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { formatDuration } from "../src/commands/machineLifecycle.js";
 import { FakeService } from "./support/fakeService.js";
@@ -179,10 +179,10 @@ describe("racksmith lifecycle diagram (local, no service)", () => {
     expect(readFileSync(join(dir, "lifecycle.mmd"), "utf8")).toMatch(/^stateDiagram-v2/);
   });
 
-  it("is what the repository README embeds (the diagram there is generated, not drawn)", async () => {
+  it("is what docs/lifecycle.md embeds (the diagram there is generated, not drawn)", async () => {
     const run = await cli(["lifecycle", "diagram", "--format", "mermaid"]);
-    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-    const embedded = /```mermaid\n([\s\S]*?)```/.exec(readme)?.[1];
+    const page = readFileSync(new URL("../../../docs/lifecycle.md", import.meta.url), "utf8");
+    const embedded = /```mermaid\n([\s\S]*?)```/.exec(page)?.[1];
     expect(embedded?.trim()).toBe(run.stdout.trim());
   });
 

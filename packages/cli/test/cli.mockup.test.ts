@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EXAMPLE_MOCKUP, MockupServer } from "@racksmith/testkit";
+import { EXAMPLE_MOCKUP, MockupServer, redfishCliArgs } from "@racksmith/testkit";
 import { describe, expect, it, vi } from "vitest";
 import { runCli } from "../src/main.js";
 import { cli, cliJson, memoryIo } from "./support/runCliForTest.js";
@@ -31,20 +31,11 @@ describe("racksmith mockup serve", () => {
     );
     expect(banner).toContain("1 fault rules");
 
-    const bmc = ["redfish", "--address", url, "--username", "root", "--password", "racksmith"];
-    expect(await cliJson([...bmc, "power-state"])).toEqual({ powerState: "On" });
-    const denied = await cli([
-      "redfish",
-      "--address",
-      url,
-      "--username",
-      "root",
-      "--password",
-      "wrong",
-      "power-state",
-    ]);
+    expect(await cliJson(redfishCliArgs({ url }, "power-state"))).toEqual({ powerState: "On" });
+    const wrong = { username: "root", password: "wrong" };
+    const denied = await cli(redfishCliArgs({ url, credentials: wrong }, "power-state"));
     expect(denied.stderr).toMatch(/HTTP 401/);
-    const faulted = await cli([...bmc, "thermal"]);
+    const faulted = await cli(redfishCliArgs({ url }, "thermal"));
     expect(faulted.stderr).toMatch(/Thermal returned HTTP 503/);
 
     io.stop();
@@ -85,17 +76,9 @@ describe("racksmith mockup record", () => {
       expect(readdirSync(join(out, "redfish", "v1", "Chassis", "1"))).toContain("Thermal");
       const replay = await MockupServer.start({ root: out });
       try {
-        const original = await cliJson([
-          "redfish",
-          "--address",
-          source.url,
-          "--username",
-          "root",
-          "--password",
-          "racksmith",
-          "browse",
-          "/redfish/v1/Systems/1",
-        ]);
+        const original = await cliJson(
+          redfishCliArgs({ url: source.url }, "browse", "/redfish/v1/Systems/1"),
+        );
         expect(
           await cliJson(["redfish", "--address", replay.url, "browse", "/redfish/v1/Systems/1"]),
         ).toEqual(original);

@@ -2,40 +2,29 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExplorationReport } from "@racksmith/core";
-import { EXAMPLE_MOCKUP, MockupServer } from "@racksmith/testkit";
+import { EXAMPLE_MOCKUP, MockupServer, redfishCliArgs } from "@racksmith/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, cliJson } from "./support/runCliForTest.js";
 
 describe("racksmith redfish against the example mockup", () => {
   let server: MockupServer;
-  let bmc: string[];
+  const bmc = (...operation: string[]) => redfishCliArgs({ url: server.url, auth: "session" }, ...operation);
   beforeAll(async () => {
     server = await MockupServer.start({ root: EXAMPLE_MOCKUP, auth: "session" });
-    bmc = [
-      "redfish",
-      "--address",
-      server.url,
-      "--username",
-      "root",
-      "--password",
-      "racksmith",
-      "--auth",
-      "session",
-    ];
   });
   afterAll(() => server.stop());
 
   it("detect prints the driver and candidate scores", async () => {
-    expect(await cliJson([...bmc, "detect"])).toEqual({
+    expect(await cliJson(bmc("detect"))).toEqual({
       driver: "redfish-standard",
       candidates: [{ name: "redfish-standard", score: 1 }],
     });
-    const human = await cli([...bmc, "detect"]);
+    const human = await cli(bmc("detect"));
     expect(human.stdout).toMatch(/^driver: redfish-standard\nNAME\s+SCORE\nredfish-standard\s+1\n$/);
   });
 
   it("explore prints the report", async () => {
-    const report = await cliJson<ExplorationReport>([...bmc, "explore"]);
+    const report = await cliJson<ExplorationReport>(bmc("explore"));
     expect(report).toMatchObject({
       vendor: "Racksmith",
       driver: { name: "redfish-standard", pinned: false },
@@ -48,59 +37,46 @@ describe("racksmith redfish against the example mockup", () => {
   });
 
   it("lists print camelCase JSON arrays", async () => {
-    const drives = await cliJson<Array<Record<string, unknown>>>([...bmc, "drives"]);
+    const drives = await cliJson<Array<Record<string, unknown>>>(bmc("drives"));
     expect(drives.map((d) => d.id)).toEqual(["NVMe0", "NVMe1"]);
-    const sensors = await cliJson<Array<Record<string, unknown>>>([...bmc, "sensors"]);
+    const sensors = await cliJson<Array<Record<string, unknown>>>(bmc("sensors"));
     expect(sensors[0]).toHaveProperty("reading");
-    expect((await cliJson<unknown[]>([...bmc, "accounts"])).length).toBe(2);
-    expect((await cliJson<unknown[]>([...bmc, "event-log", "--since", "3"])).length).toBe(2);
+    expect((await cliJson<unknown[]>(bmc("accounts"))).length).toBe(2);
+    expect((await cliJson<unknown[]>(bmc("event-log", "--since", "3"))).length).toBe(2);
   });
 
   it("changes state through the driver: power, boot order, BIOS, passwords", async () => {
-    expect((await cli([...bmc, "power", "ForceOff"])).code).toBe(0);
-    expect(await cliJson([...bmc, "power-state"])).toEqual({ powerState: "Off" });
-    expect((await cli([...bmc, "power", "On"])).code).toBe(0);
+    expect((await cli(bmc("power", "ForceOff"))).code).toBe(0);
+    expect(await cliJson(bmc("power-state"))).toEqual({ powerState: "Off" });
+    expect((await cli(bmc("power", "On"))).code).toBe(0);
 
-    expect((await cli([...bmc, "set-boot-order-dpu-first", "--mac", "b8:3f:d2:aa:00:01"])).code).toBe(0);
-    const options = await cliJson<Array<{ reference: string }>>([...bmc, "boot-options"]);
+    expect((await cli(bmc("set-boot-order-dpu-first", "--mac", "b8:3f:d2:aa:00:01"))).code).toBe(0);
+    const options = await cliJson<Array<{ reference: string }>>(bmc("boot-options"));
     expect(options[0]?.reference).toBe("Boot0003");
 
-    expect((await cli([...bmc, "set-bios", "--attributes", '{"SriovGlobalEnable":"Enabled"}'])).code).toBe(0);
-    expect(await cliJson([...bmc, "pending-bios"])).toEqual({ SriovGlobalEnable: "Enabled" });
+    expect((await cli(bmc("set-bios", "--attributes", '{"SriovGlobalEnable":"Enabled"}'))).code).toBe(0);
+    expect(await cliJson(bmc("pending-bios"))).toEqual({ SriovGlobalEnable: "Enabled" });
 
     const dir = mkdtempSync(join(tmpdir(), "racksmith-cli-"));
     writeFileSync(join(dir, "pw"), "Operat0r-New!\n");
-    const changed = await cli([
-      ...bmc,
-      "change-password",
-      "--user",
-      "operator",
-      "--new-password-file",
-      join(dir, "pw"),
-    ]);
+    const changed = await cli(
+      bmc("change-password", "--user", "operator", "--new-password-file", join(dir, "pw")),
+    );
     expect(changed.code).toBe(0);
     expect(changed.stdout).not.toContain("Operat0r-New!");
-    const asOperator = await cli([
-      "redfish",
-      "--address",
-      server.url,
-      "--username",
-      "operator",
-      "--password",
-      "Operat0r-New!",
-      "power-state",
-    ]);
+    const operator = { username: "operator", password: "Operat0r-New!" };
+    const asOperator = await cli(redfishCliArgs({ url: server.url, credentials: operator }, "power-state"));
     expect(asOperator.code).toBe(0);
   });
 
   it("reports not_supported honestly", async () => {
-    const run = await cli([...bmc, "lockdown-status"]);
+    const run = await cli(bmc("lockdown-status"));
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/lockdown status is not supported: .*\[not_supported\]/);
   });
 
   it("browse prints any resource", async () => {
-    expect(await cliJson([...bmc, "browse", "/redfish/v1/Chassis/1"])).toMatchObject({
+    expect(await cliJson(bmc("browse", "/redfish/v1/Chassis/1"))).toMatchObject({
       Id: "1",
       SerialNumber: "RSXC000001",
     });

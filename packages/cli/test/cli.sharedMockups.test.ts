@@ -1,5 +1,5 @@
 import type { ExplorationReport } from "@racksmith/core";
-import { MockupServer, presentSharedVendors, sharedMockup } from "@racksmith/testkit";
+import { MockupServer, presentSharedVendors, redfishCliArgs, sharedMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "./support/runCliForTest.js";
 
@@ -29,17 +29,7 @@ describe.each(present)("racksmith redfish explore on the %s capture", (vendor) =
 
   beforeAll(async () => {
     server = await MockupServer.start({ root: sharedMockup(vendor) ?? "", auth: "basic" });
-    const run = await cli([
-      "redfish",
-      "--address",
-      server.url,
-      "--username",
-      "root",
-      "--password",
-      "racksmith",
-      "explore",
-      "--json",
-    ]);
+    const run = await cli(redfishCliArgs({ url: server.url }, "explore", "--json"));
     stderr = run.stderr;
     expect(run.code, run.stderr).toBe(0);
     report = JSON.parse(run.stdout) as ExplorationReport;

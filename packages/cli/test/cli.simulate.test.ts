@@ -10,14 +10,14 @@ import {
   type ExpectedMachineInput,
   parseExpectedMachinesFile,
   type RunningService,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../src/main.js";
 import { startInventoryService } from "./support/inventoryService.js";
 import { cli, memoryIo } from "./support/runCliForTest.js";
 
 const SAMPLE = join(
-  dirname(createRequire(import.meta.url).resolve("@racksmith/testkit/package.json")),
+  dirname(createRequire(import.meta.url).resolve("@racksmith/simulator/package.json")),
   "scenarios",
   "sample.yaml",
 );

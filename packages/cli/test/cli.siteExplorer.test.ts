@@ -14,7 +14,7 @@ import {
   machineIdFor,
   type RunningService,
   startService,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import { EXAMPLE_MOCKUP, type MockupAuthMode, MockupService } from "@racksmith/testkit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BmcRouter } from "./support/bmcRouter.js";

@@ -19,4 +19,14 @@ export default definePlugin({
 
 export { detectIdrac } from "./detection/index.js";
 export { DellIdracDriver, dellDriver } from "./driver/index.js";
-export * from "./errors/index.js";
+export {
+  AccountExistsError,
+  AccountSlotsFullError,
+  BootOptionNotFoundError,
+  DpuNicNotFoundError,
+  JobNotCreatedError,
+  JobNotFoundError,
+  JobQueueBusyError,
+  LockedDownError,
+  SettingReadOnlyError,
+} from "./errors/index.js";

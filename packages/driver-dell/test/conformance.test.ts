@@ -1,13 +1,9 @@
-import type { ConformanceReport } from "@racksmith/testkit";
-import { runConformance } from "@racksmith/testkit";
+import { type ConformanceReport, conformanceStatuses, runConformance } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import { dellDriver } from "../src/index.js";
 import { conformance } from "../src/testing/index.js";
 import { cli } from "./support/cli.js";
 import { MOCKUP_FOLDERS, MOCKUP_MODELS, type MockupModel, mockupPath } from "./support/mockups.js";
-
-const statusOf = (report: ConformanceReport) =>
-  Object.fromEntries(report.results.map((r) => [r.capability, r.status]));
 
 // What each bundled mockup must report beyond "pass": the DPU operations belong to the BlueField driver, and
 // the XE9680 cannot PXE boot, so boot-once PXE is refused there instead of pretended.
@@ -24,7 +20,7 @@ describe.each(MOCKUP_MODELS)("the conformance suite on the %s mockup", (model) =
       mockup: mockupPath(model),
     });
     expect(report.results.filter((r) => r.status === "fail")).toEqual([]);
-    const statuses = statusOf(report);
+    const statuses = conformanceStatuses(report);
     expect(Object.keys(statuses).filter((c) => statuses[c] === "not_supported")).toEqual(
       NOT_SUPPORTED[model],
     );
@@ -46,6 +42,6 @@ describe.each(MOCKUP_MODELS)("the conformance suite on the %s mockup", (model) =
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as ConformanceReport;
     expect(report).toMatchObject({ driver: "dell", passed: true });
-    expect(statusOf(report).machineSetup).toBe("pass");
+    expect(conformanceStatuses(report).machineSetup).toBe("pass");
   });
 });

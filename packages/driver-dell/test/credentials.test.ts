@@ -1,5 +1,5 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { DellIdracDriver } from "../src/index.js";
 import { BIOS, DellMockup, idracError, JOBS, MANAGER } from "./support/dellMockup.js";
 import { R750 } from "./support/mockups.js";
 
@@ -7,35 +7,30 @@ const ACCOUNTS = "/redfish/v1/AccountService/Accounts";
 const CHANGE_PASSWORD = `${BIOS}/Actions/Bios.ChangePassword`;
 const IMPORT_SCP = `${MANAGER}/Actions/Oem/EID_674_Manager.ImportSystemConfiguration`;
 
-let mockup: DellMockup;
-let driver: DellIdracDriver;
-
-beforeAll(async () => {
-  mockup = await DellMockup.start(R750);
-  driver = await mockup.driver();
-});
-afterAll(() => mockup.close());
-beforeEach(() => mockup.resetQueue());
+const mockup = useDriverMockup({ beforeAll, afterAll, beforeEach }, new DellMockup(R750));
 
 describe("accounts", () => {
   it("are created in the first free slot of the fixed table, and freed again on delete", async () => {
-    const created = await driver.createAccount("ops", "Ops-Pass-2024", "Operator");
+    const created = await mockup.driver.createAccount("ops", "Ops-Pass-2024", "Operator");
     expect(created).toEqual({ id: "3", userName: "ops", roleId: "Operator", enabled: true, locked: false });
-    expect(mockup.take()).toEqual([
+    expect(mockup.takeWrites()).toEqual([
       {
         method: "PATCH",
         path: `${ACCOUNTS}/3`,
         body: { UserName: "ops", Password: "Ops-Pass-2024", RoleId: "Operator", Enabled: true },
       },
     ]);
-    expect(await driver.accounts()).toHaveLength(16);
-    await expect(driver.createAccount("ops", "x-Pass-2024", "ReadOnly")).rejects.toMatchObject({
+    expect(await mockup.driver.accounts()).toHaveLength(16);
+    await expect(mockup.driver.createAccount("ops", "x-Pass-2024", "ReadOnly")).rejects.toMatchObject({
       code: "account_exists",
     });
 
-    await driver.deleteAccount("ops");
-    expect(mockup.take().map((r) => r.body)).toEqual([{ Enabled: false, RoleId: "None" }, { UserName: "" }]);
-    expect((await driver.accounts()).find((a) => a.id === "3")).toMatchObject({
+    await mockup.driver.deleteAccount("ops");
+    expect(mockup.takeWrites().map((r) => r.body)).toEqual([
+      { Enabled: false, RoleId: "None" },
+      { UserName: "" },
+    ]);
+    expect((await mockup.driver.accounts()).find((a) => a.id === "3")).toMatchObject({
       userName: "",
       enabled: false,
     });
@@ -46,7 +41,7 @@ describe("accounts", () => {
       await mockup.service.merge(`${ACCOUNTS}/${slot}`, { UserName: `user${slot}`, Enabled: true });
     }
     try {
-      await expect(driver.createAccount("one-more", "Pass-2024-x", "ReadOnly")).rejects.toMatchObject({
+      await expect(mockup.driver.createAccount("one-more", "Pass-2024-x", "ReadOnly")).rejects.toMatchObject({
         code: "account_slots_full",
         status: "RESOURCE_EXHAUSTED",
       });
@@ -61,7 +56,7 @@ describe("accounts", () => {
     mockup.intercept("PATCH", /Accounts\/3$/, () =>
       idracError(400, "IDRAC.2.8.RAC0171", "The password Bad#Secret99 does not meet the complexity rules."),
     );
-    const failure = await driver
+    const failure = await mockup.driver
       .createAccount("weak", "Bad#Secret99", "ReadOnly")
       .catch((error: Error) => error);
     expect(failure).toMatchObject({ code: "redfish_http_error" });
@@ -73,7 +68,7 @@ describe("accounts", () => {
 
 describe("password policy", () => {
   it("reads the iDRAC's lockout values and accepts a policy it already has", async () => {
-    expect(await driver.passwordPolicy()).toEqual({
+    expect(await mockup.driver.passwordPolicy()).toEqual({
       lockoutThreshold: 0,
       lockoutDurationSeconds: 0,
       lockoutCounterResetAfterSeconds: 0,
@@ -81,24 +76,24 @@ describe("password policy", () => {
       maxPasswordLength: 40,
     });
     await expect(
-      driver.setPasswordPolicy({ lockoutThreshold: 0, lockoutDurationSeconds: 0 }),
+      mockup.driver.setPasswordPolicy({ lockoutThreshold: 0, lockoutDurationSeconds: 0 }),
     ).resolves.toBeUndefined();
-    expect(mockup.take()).toEqual([]);
+    expect(mockup.takeWrites()).toEqual([]);
   });
 
   it("refuses to change it, since the iDRAC keeps it read-only", async () => {
-    await expect(driver.setPasswordPolicy({ lockoutThreshold: 5 })).rejects.toMatchObject({
+    await expect(mockup.driver.setPasswordPolicy({ lockoutThreshold: 5 })).rejects.toMatchObject({
       code: "not_supported",
       message: expect.stringContaining("read-only (wanted lockoutThreshold=5"),
     });
-    await expect(driver.setPasswordPolicy({})).rejects.toMatchObject({ code: "invalid_argument" });
+    await expect(mockup.driver.setPasswordPolicy({})).rejects.toMatchObject({ code: "invalid_argument" });
   });
 });
 
 describe("UEFI password", () => {
   it("is changed as the BIOS SetupPassword and applied by a configuration job", async () => {
-    const job = await driver.changeUefiPassword("", "Uefi-Admin-1");
-    expect(mockup.take()).toEqual([
+    const job = await mockup.driver.changeUefiPassword("", "Uefi-Admin-1");
+    expect(mockup.takeWrites()).toEqual([
       {
         method: "POST",
         path: CHANGE_PASSWORD,
@@ -106,15 +101,15 @@ describe("UEFI password", () => {
       },
       { method: "POST", path: JOBS, body: { TargetSettingsURI: `${BIOS}/Settings` } },
     ]);
-    expect(await driver.jobStatus(job)).toMatchObject({ state: "scheduled" });
+    expect(await mockup.driver.jobStatus(job)).toMatchObject({ state: "scheduled" });
   });
 
   it("is cleared through an SCP import when Bios.ChangePassword refuses to clear it", async () => {
     mockup.intercept("POST", /Bios\.ChangePassword$/, () =>
       idracError(400, "IDRAC.2.8.SYS406", "Unable to clear the setup password Old<&>Pass1."),
     );
-    const job = await driver.changeUefiPassword("Old<&>Pass1", "");
-    const requests = mockup.take();
+    const job = await mockup.driver.changeUefiPassword("Old<&>Pass1", "");
+    const requests = mockup.takeWrites();
     expect(requests.at(-1)).toEqual({
       method: "POST",
       path: IMPORT_SCP,
@@ -132,7 +127,7 @@ describe("UEFI password", () => {
     mockup.intercept("POST", /Bios\.ChangePassword$/, () =>
       idracError(403, "IDRAC.2.8.SYS405", "Old password Cur-Pass-9 is wrong; New-Pass-9 rejected."),
     );
-    const failure = (await driver
+    const failure = (await mockup.driver
       .changeUefiPassword("Cur-Pass-9", "New-Pass-9")
       .catch((e: unknown) => e)) as Error;
     const text = JSON.stringify({
@@ -147,10 +142,10 @@ describe("UEFI password", () => {
 describe("firmware", () => {
   it("uploads multipart with the (empty) Oem object the iDRAC wants, and follows the task", async () => {
     const client = (
-      driver as unknown as { client: { postMultipart: (...args: unknown[]) => Promise<unknown> } }
+      mockup.driver as unknown as { client: { postMultipart: (...args: unknown[]) => Promise<unknown> } }
     ).client;
     const upload = vi.spyOn(client, "postMultipart");
-    const ref = await driver.updateFirmware({
+    const ref = await mockup.driver.updateFirmware({
       method: "multipart",
       filename: "BIOS_R750_1.10.2.exe",
       data: new Uint8Array([1, 2, 3]),
@@ -168,6 +163,8 @@ describe("firmware", () => {
       kind: "task",
       path: expect.stringMatching(/\/TaskService\/Tasks\/\d+\/Monitor$/),
     });
-    expect(await driver.jobStatus(ref)).toMatchObject({ state: expect.stringMatching(/running|completed/) });
+    expect(await mockup.driver.jobStatus(ref)).toMatchObject({
+      state: expect.stringMatching(/running|completed/),
+    });
   });
 });

@@ -1,5 +1,5 @@
-import type { ServiceProbe, ServiceRoot } from "@racksmith/core";
 import { collectRegistrations, redfishStandardDriver } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
 import { describe, expect, it } from "vitest";
 import plugin, { dellDriver } from "../src/index.js";
 

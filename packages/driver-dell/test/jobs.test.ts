@@ -1,6 +1,6 @@
 import type { JobState } from "@racksmith/core";
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { DellIdracDriver } from "../src/index.js";
 import {
   BIOS_SETTINGS,
   DellMockup,
@@ -15,15 +15,7 @@ import { R750 } from "./support/mockups.js";
 const DELETE_JOB_QUEUE = `${MANAGER}/Oem/Dell/DellJobService/Actions/DellJobService.DeleteJobQueue`;
 const job = (id: string) => ({ kind: "job" as const, id, path: `${JOBS}/${id}` });
 
-let mockup: DellMockup;
-let driver: DellIdracDriver;
-
-beforeAll(async () => {
-  mockup = await DellMockup.start(R750);
-  driver = await mockup.driver();
-});
-afterAll(() => mockup.close());
-beforeEach(() => mockup.resetQueue());
+const mockup = useDriverMockup({ beforeAll, afterAll, beforeEach }, new DellMockup(R750));
 
 describe("job status", () => {
   it.each([
@@ -38,7 +30,7 @@ describe("job status", () => {
     ["Unknown", "", "unknown"],
   ] as Array<[string, string, JobState]>)("maps JobState %s (%s) to %s", async (state, message, expected) => {
     await mockup.addJob("JID_200000000001", { JobState: state, Message: message, PercentComplete: 40 });
-    expect(await driver.jobStatus(job("JID_200000000001"))).toEqual({
+    expect(await mockup.driver.jobStatus(job("JID_200000000001"))).toEqual({
       id: "JID_200000000001",
       state: expected,
       percentComplete: 40,
@@ -52,8 +44,8 @@ describe("job status", () => {
       { JobState: "Running", JobType: "FirmwareUpdate" },
       { id: "JID_200000000002" },
     );
-    expect(await driver.jobStatus(job("JID_200000000002"))).toMatchObject({ state: "running" });
-    await expect(driver.jobStatus(job("JID_200000000003"))).rejects.toMatchObject({
+    expect(await mockup.driver.jobStatus(job("JID_200000000002"))).toMatchObject({ state: "running" });
+    await expect(mockup.driver.jobStatus(job("JID_200000000003"))).rejects.toMatchObject({
       code: "job_not_found",
       status: "NOT_FOUND",
     });
@@ -61,7 +53,7 @@ describe("job status", () => {
 
   it("reads tasks (firmware updates) by their TaskState", async () => {
     const task = await mockup.service.createTask({ durationMs: 60_000 });
-    expect(await driver.jobStatus({ kind: "task", id: "1", path: task.monitorPath })).toMatchObject({
+    expect(await mockup.driver.jobStatus({ kind: "task", id: "1", path: task.monitorPath })).toMatchObject({
       state: "running",
     });
   });
@@ -74,14 +66,14 @@ describe("a busy job queue", () => {
       JobType: "BIOSConfiguration",
       Name: "Configure: BIOS.Setup.1-1",
     });
-    await expect(driver.setBios({ MemTest: "Enabled" })).rejects.toMatchObject({
+    await expect(mockup.driver.setBios({ MemTest: "Enabled" })).rejects.toMatchObject({
       code: "bmc_job_queue_busy",
       status: "FAILED_PRECONDITION",
       details: { jobIds: ["JID_200000000004"] },
       message: expect.stringContaining("JID_200000000004 Running (Configure: BIOS.Setup.1-1)"),
     });
-    expect(mockup.take().map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${DELETE_JOB_QUEUE}`]);
-    expect(await driver.pendingBios()).toEqual({});
+    expect(mockup.takeWrites().map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${DELETE_JOB_QUEUE}`]);
+    expect(await mockup.driver.pendingBios()).toEqual({});
   });
 
   it("that the iDRAC reports itself (SYS011: values already committed) is explained the same way", async () => {
@@ -92,7 +84,7 @@ describe("a busy job queue", () => {
         "Pending configuration values are already committed, unable to perform another set operation.",
       ),
     );
-    await expect(driver.clearTpm()).rejects.toMatchObject({
+    await expect(mockup.driver.clearTpm()).rejects.toMatchObject({
       code: "bmc_job_queue_busy",
       details: { messageIds: ["IDRAC.2.8.SYS011"] },
       message: expect.stringContaining("already committed"),
@@ -102,8 +94,8 @@ describe("a busy job queue", () => {
   it("is left alone when only finished jobs are in it", async () => {
     await mockup.addJob("JID_200000000005", { JobState: "Completed", JobType: "BIOSConfiguration" });
     await mockup.addJob("JID_200000000006", { JobState: "Failed", JobType: "FirmwareUpdate" });
-    await driver.setBios({ MemTest: "Enabled" });
-    const requests = mockup.take();
+    await mockup.driver.setBios({ MemTest: "Enabled" });
+    const requests = mockup.takeWrites();
     expect(only(requests, "POST", DELETE_JOB_QUEUE)).toEqual([]);
     expect(only(requests, "PATCH", BIOS_SETTINGS)).toHaveLength(1);
     expect(await mockup.job("JID_200000000005")).toMatchObject({ JobState: "Completed" });

@@ -1,5 +1,5 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { DellIdracDriver } from "../src/index.js";
 import {
   BIOS,
   BIOS_SETTINGS,
@@ -50,20 +50,15 @@ const REMOTE_ACCESS = {
   "IPMISOL.1.MinPrivilege": "Administrator",
 };
 
-let mockup: DellMockup;
-let driver: DellIdracDriver;
-
-beforeAll(async () => {
-  mockup = await DellMockup.start(R750);
-  driver = await mockup.driver(SETTINGS);
-});
-afterAll(() => mockup.close());
-beforeEach(() => mockup.resetQueue());
+const mockup = useDriverMockup(
+  { beforeAll, afterAll, beforeEach },
+  new DellMockup(R750, { settings: SETTINGS }),
+);
 
 describe("machine setup", () => {
   it("stages the table, the DPU's HTTP boot and the model profile in one job, then the iDRAC settings", async () => {
-    const result = await driver.machineSetup({ bootInterfaceMac: DPU_MAC.R750 });
-    expect(mockup.take()).toEqual([
+    const result = await mockup.driver.machineSetup({ bootInterfaceMac: DPU_MAC.R750 });
+    expect(mockup.takeWrites()).toEqual([
       {
         method: "PATCH",
         path: BIOS_SETTINGS,
@@ -89,7 +84,7 @@ describe("machine setup", () => {
       job: { kind: "job", id: expect.stringMatching(/^JID_\d{12}$/), path: `${JOBS}/${result.job?.id}` },
       rebootRequired: true,
     });
-    expect(await driver.jobStatus(defined(result.job))).toMatchObject({
+    expect(await mockup.driver.jobStatus(defined(result.job))).toMatchObject({
       state: "scheduled",
       message: "Task successfully scheduled.",
     });
@@ -102,8 +97,8 @@ describe("machine setup", () => {
 
   it("is done only once the reboot ran the job: TPM cleared, HTTP device 1 on the DPU first", async () => {
     const options = { bootInterfaceMac: DPU_MAC.R750 };
-    const { job } = await driver.machineSetup(options);
-    const before = await driver.machineSetupStatus(options);
+    const { job } = await mockup.driver.machineSetup(options);
+    const before = await mockup.driver.machineSetupStatus(options);
     expect(before.done).toBe(false);
     expect(before.diffs).toEqual(
       expect.arrayContaining([
@@ -112,8 +107,8 @@ describe("machine setup", () => {
         { key: "BootOrder[0]", expected: "HTTP Device 1: NIC in Slot 5 Port 1", actual: "ubuntu" },
       ]),
     );
-    await mockup.reboot(driver);
-    expect(await driver.jobStatus(defined(job))).toMatchObject({
+    await mockup.reboot();
+    expect(await mockup.driver.jobStatus(defined(job))).toMatchObject({
       state: "completed",
       percentComplete: 100,
     });
@@ -121,15 +116,15 @@ describe("machine setup", () => {
       Tpm2Hierarchy: "Enabled",
       HttpDev1Interface: "NIC.Slot.5-1",
     });
-    expect(await driver.machineSetupStatus(options)).toEqual({ done: true, diffs: [] });
-    expect(await driver.isBootOrderDpuFirst(DPU_MAC.R750)).toBe(true);
+    expect(await mockup.driver.machineSetupStatus(options)).toEqual({ done: true, diffs: [] });
+    expect(await mockup.driver.isBootOrderDpuFirst(DPU_MAC.R750)).toBe(true);
   });
 
   it("clears a queued job first and carries the values it staged into the new job", async () => {
     await mockup.stageBios({ MemTest: "Enabled" });
     await mockup.addJob("JID_100000000001", { JobState: "Scheduled", JobType: "BIOSConfiguration" });
-    const { job } = await driver.machineSetup({});
-    const requests = mockup.take();
+    const { job } = await mockup.driver.machineSetup({});
+    const requests = mockup.takeWrites();
     expect(requests[0]).toMatchObject({
       method: "POST",
       path: `${MANAGER}/Oem/Dell/DellJobService/Actions/DellJobService.DeleteJobQueue`,
@@ -140,14 +135,14 @@ describe("machine setup", () => {
       ...TABLE,
     });
     expect(await mockup.job("JID_100000000001")).toBeUndefined();
-    expect(await driver.jobStatus(defined(job))).toMatchObject({
+    expect(await mockup.driver.jobStatus(defined(job))).toMatchObject({
       state: "scheduled",
     });
   });
 
   it("takes an explicit profile over the configured one, and leaves boot devices alone without a MAC", async () => {
-    await driver.machineSetup({ biosProfile: { SysProfile: "PerfPerWattOptimizedOs" } });
-    const attributes = only(mockup.take(), "PATCH", BIOS_SETTINGS)[0]?.body.Attributes as Record<
+    await mockup.driver.machineSetup({ biosProfile: { SysProfile: "PerfPerWattOptimizedOs" } });
+    const attributes = only(mockup.takeWrites(), "PATCH", BIOS_SETTINGS)[0]?.body.Attributes as Record<
       string,
       unknown
     >;
@@ -158,20 +153,24 @@ describe("machine setup", () => {
   });
 
   it("refuses a MAC the host does not have before writing anything", async () => {
-    await expect(driver.machineSetup({ bootInterfaceMac: "02:00:00:00:00:99" })).rejects.toMatchObject({
-      code: "dpu_not_found",
-      message: expect.stringContaining("B8:3F:D2:AA:10:01"),
-    });
-    expect(mockup.take()).toEqual([]);
+    await expect(mockup.driver.machineSetup({ bootInterfaceMac: "02:00:00:00:00:99" })).rejects.toMatchObject(
+      {
+        code: "dpu_nic_not_found",
+        message: expect.stringContaining("B8:3F:D2:AA:10:01"),
+      },
+    );
+    expect(mockup.takeWrites()).toEqual([]);
   });
 
   it("fails with the BMC's message on an attribute the BIOS does not know, writing nothing else", async () => {
-    await expect(driver.machineSetup({ biosProfile: { NoSuchAttribute: "On" } })).rejects.toMatchObject({
+    await expect(
+      mockup.driver.machineSetup({ biosProfile: { NoSuchAttribute: "On" } }),
+    ).rejects.toMatchObject({
       code: "redfish_http_error",
       details: { httpStatus: 400, messageIds: ["Base.1.12.PropertyUnknown"] },
       message: expect.stringContaining("NoSuchAttribute"),
     });
-    expect(mockup.take().map((r) => r.path)).toEqual([BIOS_SETTINGS]);
+    expect(mockup.takeWrites().map((r) => r.path)).toEqual([BIOS_SETTINGS]);
   });
 
   it("reports iDRAC settings and remote access that drifted", async () => {
@@ -179,7 +178,7 @@ describe("machine setup", () => {
       "SSH.1.Enable": "Disabled",
       "WebServer.1.HostHeaderCheck": "Enabled",
     });
-    const status = await driver.machineSetupStatus({});
+    const status = await mockup.driver.machineSetupStatus({});
     expect(status.diffs).toEqual(
       expect.arrayContaining([
         { key: "WebServer.1.HostHeaderCheck", expected: "Disabled", actual: "Enabled" },

@@ -1,5 +1,5 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { DellIdracDriver } from "../src/index.js";
 import {
   BIOS,
   BIOS_SETTINGS,
@@ -14,33 +14,25 @@ import { DPU_MAC, XE9680 } from "./support/mockups.js";
 
 // The PowerEdge XE9680 (iDRAC 7.10) cannot PXE boot, takes boot order changes through its system Settings
 // object, and has the newer BIOS serial naming; the last test turns it into an iDRAC 10 attribute set.
-let mockup: DellMockup;
-let driver: DellIdracDriver;
-
-beforeAll(async () => {
-  mockup = await DellMockup.start(XE9680);
-  driver = await mockup.driver();
-});
-afterAll(() => mockup.close());
-beforeEach(() => mockup.resetQueue());
+const mockup = useDriverMockup({ beforeAll, afterAll, beforeEach }, new DellMockup(XE9680));
 
 describe("PowerEdge XE9680", () => {
   it("locks down with UEFI HTTP as the first boot device, since it cannot PXE boot", async () => {
-    await driver.setLockdown(true);
-    expect(mockup.take()[0]?.body.Attributes).toEqual({
+    await mockup.driver.setLockdown(true);
+    expect(mockup.takeWrites()[0]?.body.Attributes).toEqual({
       "Racadm.1.Enable": "Disabled",
       "ServerBoot.1.FirstBootDevice": "UefiHttp",
       "ServerBoot.1.BootOnce": "Disabled",
     });
-    await driver.setLockdown(false);
-    expect(await driver.lockdownStatus()).toMatchObject({ state: "disabled" });
+    await mockup.driver.setLockdown(false);
+    expect(await mockup.driver.lockdownStatus()).toMatchObject({ state: "disabled" });
   });
 
   it("boots once over UEFI HTTP and refuses PXE", async () => {
-    await driver.setLockdown(false);
-    mockup.take();
-    await driver.bootOnce("uefiHttp");
-    expect(mockup.take()).toEqual([
+    await mockup.driver.setLockdown(false);
+    mockup.takeWrites();
+    await mockup.driver.bootOnce("uefiHttp");
+    expect(mockup.takeWrites()).toEqual([
       {
         method: "PATCH",
         path: MANAGER_ATTRIBUTES,
@@ -49,34 +41,34 @@ describe("PowerEdge XE9680", () => {
         },
       },
     ]);
-    await expect(driver.bootOnce("pxe")).rejects.toMatchObject({
+    await expect(mockup.driver.bootOnce("pxe")).rejects.toMatchObject({
       code: "not_supported",
       message: "boot once pxe is not supported: the PowerEdge XE9680 cannot PXE boot; boot it over uefiHttp",
     });
   });
 
   it("stages the DPU-first boot order through the system's Settings object", async () => {
-    const job = defined(await driver.setBootOrderDpuFirst(DPU_MAC.XE9680));
-    expect(mockup.take()).toEqual([
+    const job = defined(await mockup.driver.setBootOrderDpuFirst(DPU_MAC.XE9680));
+    expect(mockup.takeWrites()).toEqual([
       {
         method: "PATCH",
         path: `${SYSTEM}/Settings`,
         body: { Boot: { BootOrder: ["Boot0000", "Boot0001"] } },
       },
     ]);
-    await mockup.reboot(driver);
-    expect(await driver.jobStatus(job)).toMatchObject({ state: "completed" });
+    await mockup.reboot();
+    expect(await mockup.driver.jobStatus(job)).toMatchObject({ state: "completed" });
     expect(await mockup.bootOrder()).toEqual(["Boot0000", "Boot0001"]);
   });
 
   it("sets up the serial console with the newer BIOS naming (Serial1Com2Serial2Com1, OnConRedirAuto)", async () => {
     await mockup.setBiosAttributes({ SerialComm: "Off" });
-    await driver.setupSerialConsole();
-    expect(only(mockup.take(), "PATCH", BIOS_SETTINGS)[0]?.body.Attributes).toEqual({
+    await mockup.driver.setupSerialConsole();
+    expect(only(mockup.takeWrites(), "PATCH", BIOS_SETTINGS)[0]?.body.Attributes).toEqual({
       SerialComm: "OnConRedirAuto",
     });
-    await mockup.reboot(driver);
-    expect(await driver.serialConsoleStatus()).toMatchObject({
+    await mockup.reboot();
+    expect(await mockup.driver.serialConsoleStatus()).toMatchObject({
       state: "enabled",
       message: expect.stringContaining("SerialPortAddress=Serial1Com2Serial2Com1"),
     });
@@ -95,8 +87,8 @@ describe("PowerEdge XE9680", () => {
     mockup.service.write(DELL_ATTRIBUTES, { ...oem, Attributes: oemAttributes });
     mockup.service.remove(MANAGER_ATTRIBUTES);
 
-    const { job } = await driver.machineSetup({ bootInterfaceMac: DPU_MAC.XE9680 });
-    const requests = mockup.take();
+    const { job } = await mockup.driver.machineSetup({ bootInterfaceMac: DPU_MAC.XE9680 });
+    const requests = mockup.takeWrites();
     const staged = only(requests, "PATCH", BIOS_SETTINGS)[0]?.body.Attributes as Record<string, string>;
     expect(staged).toMatchObject({
       SerialComm: "OnConRedirAuto",
@@ -109,9 +101,9 @@ describe("PowerEdge XE9680", () => {
       { "WebServer.1.HostHeaderCheck": "Disabled", "IPMILan.1.Enable": "Enabled" },
       expect.objectContaining({ "SSH.1.Enable": "Enabled", "IPMISOL.1.BaudRate": "115200" }),
     ]);
-    await mockup.reboot(driver);
-    expect(await driver.jobStatus(defined(job))).toMatchObject({ state: "completed" });
-    expect(await driver.machineSetupStatus({ bootInterfaceMac: DPU_MAC.XE9680 })).toEqual({
+    await mockup.reboot();
+    expect(await mockup.driver.jobStatus(defined(job))).toMatchObject({ state: "completed" });
+    expect(await mockup.driver.machineSetupStatus({ bootInterfaceMac: DPU_MAC.XE9680 })).toEqual({
       done: true,
       diffs: [],
     });

@@ -1,5 +1,11 @@
 import type { DriveInfo, ExplorationReport, PcieDeviceInfo } from "@racksmith/core";
-import { MockupServer, presentSharedVendors, runConformance, sharedMockup } from "@racksmith/testkit";
+import {
+  MockupServer,
+  presentSharedVendors,
+  reportMacs,
+  runConformance,
+  sharedMockup,
+} from "@racksmith/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dellDriver } from "../src/index.js";
 import { conformance } from "../src/testing/index.js";
@@ -51,16 +57,11 @@ describe.each(captures)("racksmith redfish on the %s capture with the Dell drive
   it("reports manager and system MACs (unique), power On and the BIOS", async () => {
     const report = (await run("explore")) as ExplorationReport;
     expect(report.driver.name).toBe("dell");
-    const managerMacs = report.managers.flatMap((m) =>
-      m.ethernetInterfaces.flatMap((i) => (i.mac ? [i.mac] : [])),
-    );
-    const systemMacs = report.systems.flatMap((s) =>
-      s.ethernetInterfaces.flatMap((i) => (i.mac ? [i.mac] : [])),
-    );
-    expect(managerMacs).toEqual(["B0:7B:25:D6:51:82"]);
-    expect(systemMacs.length).toBeGreaterThan(0);
-    const all = [...managerMacs, ...systemMacs];
-    expect(new Set(all).size).toBe(all.length);
+    const { managers, systems, all } = reportMacs(report);
+    expect(managers.filter(Boolean)).toEqual(["B0:7B:25:D6:51:82"]);
+    expect(systems.filter(Boolean).length).toBeGreaterThan(0);
+    const macs = all.filter(Boolean);
+    expect(new Set(macs).size).toBe(macs.length);
     expect(await run("power-state")).toEqual({ powerState: "On" });
     expect(Object.keys((await run("bios")) as object).length).toBeGreaterThan(8);
   });

@@ -17,6 +17,7 @@ export default definePlugin({
   },
 });
 
+/** The core's class (every driver raises the same one), re-exported for code that imported it from here. */
+export { BootOptionNotFoundError } from "@racksmith/core";
 export { detectHpe } from "./detection/index.js";
 export { HpeDriver, hpeDriverDefinition } from "./driver/index.js";
-export { BootOptionNotFoundError } from "./errors/index.js";

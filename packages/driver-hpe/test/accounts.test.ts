@@ -1,16 +1,12 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NO_LOCKOUT_LOGIN_POLICY } from "../src/accounts/index.js";
-import { at, type HpeBmc, MOCKUPS, startHpeBmc } from "./support/mockups.js";
+import { at, hpeMockup, MOCKUPS } from "./support/mockups.js";
 
 const ACCOUNTS = "/redfish/v1/AccountService/Accounts";
 const SERVICE = "/redfish/v1/AccountService";
 
-let bmc: HpeBmc;
-beforeAll(async () => {
-  bmc = await startHpeBmc(MOCKUPS.gen10);
-});
-afterAll(() => bmc.stop());
-beforeEach(() => bmc.reset());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, hpeMockup(MOCKUPS.gen10));
 
 describe("accounts", () => {
   it("creates an iLO account without the Enabled property iLO lacks, with its login name", async () => {

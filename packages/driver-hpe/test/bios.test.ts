@@ -1,25 +1,12 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { at, type HpeBmc, MOCKUPS, startHpeBmc } from "./support/mockups.js";
+import { at, hpeMockup, MOCKUPS, SERIAL_CONSOLE } from "./support/mockups.js";
 
 const BIOS = "/redfish/v1/Systems/1/Bios";
 const BIOS_SETTINGS = "/redfish/v1/Systems/1/Bios/settings/";
 const PROTOCOL = "/redfish/v1/Managers/1/NetworkProtocol";
-const SERIAL = {
-  EmbeddedSerialPort: "Com2Irq3",
-  EmsConsole: "Virtual",
-  SerialConsoleBaudRate: "BaudRate115200",
-  SerialConsoleEmulation: "Vt100Plus",
-  SerialConsolePort: "Virtual",
-  UefiSerialDebugLevel: "ErrorsOnly",
-  VirtualSerialPort: "Com1Irq4",
-};
 
-let bmc: HpeBmc;
-beforeAll(async () => {
-  bmc = await startHpeBmc(MOCKUPS.gen10);
-});
-afterAll(() => bmc.stop());
-beforeEach(() => bmc.reset());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, hpeMockup(MOCKUPS.gen10));
 
 describe("BIOS settings", () => {
   it("stages changes at Bios/settings/, shows them pending, clears them, and a reboot applies them", async () => {
@@ -78,14 +65,14 @@ describe("serial console", () => {
   it("stages the BIOS redirection to iLO's virtual serial port and reads enabled", async () => {
     await bmc.driver.setupSerialConsole();
     expect(bmc.takeWrites()).toEqual([
-      { method: "PATCH", path: BIOS_SETTINGS, body: { Attributes: SERIAL } },
+      { method: "PATCH", path: BIOS_SETTINGS, body: { Attributes: SERIAL_CONSOLE } },
     ]);
     const status = await bmc.driver.serialConsoleStatus();
     expect(status.state).toBe("enabled");
     expect(status.message).toContain("EmsConsole=Virtual (staged for next boot)");
     await bmc.reboot();
     expect((await bmc.driver.serialConsoleStatus()).message).toBe(
-      `configured: ${Object.entries(SERIAL)
+      `configured: ${Object.entries(SERIAL_CONSOLE)
         .map(([key, value]) => `${key}=${value}`)
         .join(", ")}, SSH=on`,
     );

@@ -1,23 +1,13 @@
-import type { MockupBehavior } from "@racksmith/testkit";
+import { type MockupBehavior, useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bootEntryKind, reorderBootEntries } from "../src/boot/index.js";
-import { at, type HpeBmc, MOCKUPS, startHpeBmc } from "./support/mockups.js";
+import { at, GEN10_NETWORK_ENTRIES, hpeMockup, MOCKUPS } from "./support/mockups.js";
 
 const SYSTEM = "/redfish/v1/Systems/1";
 const BOOT = `${SYSTEM}/Bios/oem/hpe/boot`;
 const BOOT_SETTINGS = `${SYSTEM}/Bios/oem/hpe/boot/settings/`;
 const DPU_MAC = "02:A5:10:30:00:01";
-const INITIAL_ORDER = [
-  "HD.Slot.3.1",
-  "NVMe.DriveBay.1.1",
-  "OCP.Slot.10.1.IPv4",
-  "OCP.Slot.10.1.Httpv4",
-  "NIC.Slot.1.1.IPv4",
-  "NIC.Slot.1.1.Httpv4",
-  "NIC.Slot.1.1.IPv6",
-  "NIC.Slot.1.1.Httpv6",
-  "Generic.USB.1.1",
-];
+const INITIAL_ORDER = ["HD.Slot.3.1", "NVMe.DriveBay.1.1", ...GEN10_NETWORK_ENTRIES, "Generic.USB.1.1"];
 const INITIAL_BOOT_ORDER = [
   "Boot0017",
   "Boot0016",
@@ -30,12 +20,7 @@ const INITIAL_BOOT_ORDER = [
   "Boot0018",
 ];
 
-let bmc: HpeBmc;
-beforeAll(async () => {
-  bmc = await startHpeBmc(MOCKUPS.gen10);
-});
-afterAll(() => bmc.stop());
-beforeEach(() => bmc.reset());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, hpeMockup(MOCKUPS.gen10));
 
 /** Adds a behavior for one test; the returned function removes it. */
 function use(behavior: MockupBehavior): () => void {

@@ -1,10 +1,9 @@
 import { join } from "node:path";
 import type { ExplorationReport } from "@racksmith/core";
-import { MockupServer, presentSharedVendors, sharedMockup } from "@racksmith/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hpeMockupBehaviors } from "../src/testing/index.js";
+import { presentSharedVendors, reportMacs, sharedMockup, useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { cli, cliJson } from "./support/cli.js";
-import { CREDENTIALS, MOCKUPS, PACKAGE_DIR } from "./support/mockups.js";
+import { hpeMockup, MOCKUPS, PACKAGE_DIR } from "./support/mockups.js";
 
 const CONFIG = join(PACKAGE_DIR, "test", "fixtures", "racksmith.yaml");
 const REPO_ROOT = join(PACKAGE_DIR, "..", "..");
@@ -31,31 +30,13 @@ const TREES: Array<{ name: string; root: string | undefined; counts: Counts }> =
 
 for (const { name, root, counts } of TREES)
   describe.skipIf(!root)(`racksmith redfish on the ${name}`, () => {
-    let server: MockupServer;
-    let bmc: string[];
-    beforeAll(async () => {
-      server = await MockupServer.start({
-        root: root ?? "",
-        auth: "basic",
-        credentials: CREDENTIALS,
-        behaviors: hpeMockupBehaviors,
-      });
-      bmc = [
-        "redfish",
-        "--address",
-        server.url,
-        "--username",
-        "root",
-        "--password",
-        "racksmith",
-        "--config",
-        CONFIG,
-      ];
-    });
-    afterAll(() => server.stop());
+    const bmc = useDriverMockup(
+      { beforeAll, afterAll, beforeEach },
+      hpeMockup(root ?? "", { cliConfig: CONFIG }),
+    );
 
     it("detect picks hpe, scoring the standard driver below it (acceptance 1)", async () => {
-      expect(await cliJson([...bmc, "detect"])).toEqual({
+      expect(await cliJson(bmc.redfishArgs("detect"))).toEqual({
         driver: "hpe",
         candidates: [
           { name: "hpe", score: 95 },
@@ -65,9 +46,9 @@ for (const { name, root, counts } of TREES)
     });
 
     it("counts accounts, drives and PCIe devices; MACs, power and BIOS are there (acceptance 2)", async () => {
-      expect(await cliJson<unknown[]>([...bmc, "accounts"])).toHaveLength(counts.accounts);
-      expect(await cliJson<unknown[]>([...bmc, "drives"])).toHaveLength(counts.drives);
-      const pcie = await cliJson<Array<{ id: string; state?: string }>>([...bmc, "pcie-devices"]);
+      expect(await cliJson<unknown[]>(bmc.redfishArgs("accounts"))).toHaveLength(counts.accounts);
+      expect(await cliJson<unknown[]>(bmc.redfishArgs("drives"))).toHaveLength(counts.drives);
+      const pcie = await cliJson<Array<{ id: string; state?: string }>>(bmc.redfishArgs("pcie-devices"));
       expect(pcie).toHaveLength(counts.pcieDevices);
       // Each device with its state as iLO reports it (iLO leaves it null on some adapters).
       expect(pcie.every((device) => device.id && ["string", "undefined"].includes(typeof device.state))).toBe(
@@ -75,23 +56,21 @@ for (const { name, root, counts } of TREES)
       );
       expect(pcie.some((device) => device.state === "Enabled")).toBe(true);
 
-      const report = await cliJson<ExplorationReport>([...bmc, "explore"]);
+      const report = await cliJson<ExplorationReport>(bmc.redfishArgs("explore"));
       expect(report.driver.name).toBe("hpe");
-      const managerMacs = report.managers.flatMap((m) => m.ethernetInterfaces.map((i) => i.mac));
-      const systemMacs = report.systems.flatMap((s) => s.ethernetInterfaces.map((i) => i.mac));
-      expect(managerMacs.length).toBeGreaterThan(0);
-      expect(systemMacs.length).toBeGreaterThan(0);
-      const macs = [...managerMacs, ...systemMacs];
-      expect(macs.every(Boolean)).toBe(true);
-      expect(new Set(macs).size).toBe(macs.length);
+      const macs = reportMacs(report);
+      expect(macs.managers.length).toBeGreaterThan(0);
+      expect(macs.systems.length).toBeGreaterThan(0);
+      expect(macs.all.every(Boolean)).toBe(true);
+      expect(new Set(macs.all).size).toBe(macs.all.length);
 
-      expect(await cliJson([...bmc, "power-state"])).toEqual({ powerState: "On" });
-      expect(Object.keys(await cliJson<object>([...bmc, "bios"])).length).toBeGreaterThan(8);
+      expect(await cliJson(bmc.redfishArgs("power-state"))).toEqual({ powerState: "On" });
+      expect(Object.keys(await cliJson<object>(bmc.redfishArgs("bios"))).length).toBeGreaterThan(8);
     });
 
     it("runs the lifecycle flow without an error (acceptance 3)", async () => {
       const step = async (...args: string[]) => {
-        const run = await cli([...bmc, ...args, "--json"]);
+        const run = await cli(bmc.redfishArgs(...args, "--json"));
         expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(0);
         return JSON.parse(run.stdout) as Record<string, unknown>;
       };

@@ -1,11 +1,6 @@
 import { readFileSync } from "node:fs";
-import {
-  BMC_CAPABILITIES,
-  collectRegistrations,
-  redfishStandardDriver,
-  type ServiceRoot,
-  selectDriver,
-} from "@racksmith/core";
+import { BMC_CAPABILITIES, collectRegistrations, redfishStandardDriver, selectDriver } from "@racksmith/core";
+import type { ServiceRoot } from "@racksmith/core/redfish";
 import { presentSharedVendors, sharedMockup } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import plugin, { detectHpe, hpeDriverDefinition } from "../src/index.js";

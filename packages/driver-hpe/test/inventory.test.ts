@@ -1,15 +1,10 @@
-import { jsonResponse } from "@racksmith/testkit";
+import { jsonResponse, useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type HpeBmc, MOCKUPS, startHpeBmc } from "./support/mockups.js";
+import { hpeMockup, MOCKUPS } from "./support/mockups.js";
 
 const UPDATE_SERVICE = "/redfish/v1/UpdateService";
 
-let bmc: HpeBmc;
-beforeAll(async () => {
-  bmc = await startHpeBmc(MOCKUPS.gen10);
-});
-afterAll(() => bmc.stop());
-beforeEach(() => bmc.reset());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, hpeMockup(MOCKUPS.gen10));
 
 describe("event logs", () => {
   it("reads the system log from the IML, not the Redfish event log next to it, incrementally", async () => {

@@ -1,18 +1,14 @@
-import type { Manager } from "@racksmith/core";
+import type { Manager } from "@racksmith/core/redfish";
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hasKcsSetting, iloFirmware } from "../src/ilo/index.js";
-import { type HpeBmc, MOCKUPS, startHpeBmc } from "./support/mockups.js";
+import { hpeMockup, MOCKUPS } from "./support/mockups.js";
 
 const MANAGER = "/redfish/v1/Managers/1";
 const PROTOCOL = `${MANAGER}/NetworkProtocol`;
 const BIOS_SETTINGS = "/redfish/v1/Systems/1/Bios/settings/";
 
-let bmc: HpeBmc;
-beforeAll(async () => {
-  bmc = await startHpeBmc(MOCKUPS.gen11);
-});
-afterAll(() => bmc.stop());
-beforeEach(() => bmc.reset());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, hpeMockup(MOCKUPS.gen11));
 
 const lockWrites = (locked: boolean) => [
   { method: "PATCH", path: PROTOCOL, body: { Oem: { Hpe: { KcsEnabled: !locked } } } },

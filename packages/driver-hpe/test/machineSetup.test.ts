@@ -1,8 +1,9 @@
 import { silentLogger } from "@racksmith/core";
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { machineSetupAttributes } from "../src/bios/index.js";
 import { hpeDriverDefinition } from "../src/index.js";
-import { at, type HpeBmc, MOCKUPS, startHpeBmc } from "./support/mockups.js";
+import { at, GEN10_NETWORK_ENTRIES, hpeMockup, MOCKUPS, SERIAL_CONSOLE } from "./support/mockups.js";
 
 const DPU_MAC = "02:a5:10:30:00:01";
 const SYSTEM = "/redfish/v1/Systems/1";
@@ -10,37 +11,16 @@ const BIOS = `${SYSTEM}/Bios`;
 const BIOS_SETTINGS = `${SYSTEM}/Bios/settings/`;
 const BOOT_SETTINGS = `${SYSTEM}/Bios/oem/hpe/boot/settings/`;
 const SETUP_ATTRIBUTES = {
-  EmbeddedSerialPort: "Com2Irq3",
-  EmsConsole: "Virtual",
-  SerialConsoleBaudRate: "BaudRate115200",
-  SerialConsoleEmulation: "Vt100Plus",
-  SerialConsolePort: "Virtual",
-  UefiSerialDebugLevel: "ErrorsOnly",
-  VirtualSerialPort: "Com1Irq4",
+  ...SERIAL_CONSOLE,
   Tpm2Operation: "Clear",
   TpmVisibility: "Visible",
   ProcAmdIoVt: "Enabled",
   Dhcpv4: "Enabled",
   HttpSupport: "Auto",
 };
-const NETWORK_FIRST = [
-  "OCP.Slot.10.1.IPv4",
-  "OCP.Slot.10.1.Httpv4",
-  "NIC.Slot.1.1.IPv4",
-  "NIC.Slot.1.1.Httpv4",
-  "NIC.Slot.1.1.IPv6",
-  "NIC.Slot.1.1.Httpv6",
-  "HD.Slot.3.1",
-  "NVMe.DriveBay.1.1",
-  "Generic.USB.1.1",
-];
+const NETWORK_FIRST = [...GEN10_NETWORK_ENTRIES, "HD.Slot.3.1", "NVMe.DriveBay.1.1", "Generic.USB.1.1"];
 
-let bmc: HpeBmc;
-beforeAll(async () => {
-  bmc = await startHpeBmc(MOCKUPS.gen10);
-});
-afterAll(() => bmc.stop());
-beforeEach(() => bmc.reset());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, hpeMockup(MOCKUPS.gen10));
 
 describe("machineSetup on an iLO 5 ProLiant DL385 Gen10 Plus v2", () => {
   it("stages one BIOS PATCH in iLO's order, then the boot order with the DPU's HTTP IPv4 entry first", async () => {

@@ -1,16 +1,12 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type HpeBmc, MOCKUPS, startHpeBmc } from "./support/mockups.js";
+import { hpeMockup, MOCKUPS } from "./support/mockups.js";
 
 const SYSTEM = "/redfish/v1/Systems/1";
 const RESET = `${SYSTEM}/Actions/ComputerSystem.Reset`;
 const SYSTEM_RESET = `${SYSTEM}/Actions/Oem/Hpe/HpeComputerSystemExt.SystemReset`;
 
-let bmc: HpeBmc;
-beforeAll(async () => {
-  bmc = await startHpeBmc(MOCKUPS.gen10);
-});
-afterAll(() => bmc.stop());
-beforeEach(() => bmc.reset());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, hpeMockup(MOCKUPS.gen10));
 
 describe("power", () => {
   it("sends ForceRestart as GracefulRestart, iLO's warm reset", async () => {

@@ -17,6 +17,10 @@ export default definePlugin({
   },
 });
 
+/**
+ * @deprecated The XCC raises the core's `BootOptionNotFoundError` (same code, `details.available` lists the
+ * entries); this alias is kept for code that imported it from here.
+ */
+export { BootOptionNotFoundError as BootEntryNotFoundError } from "@racksmith/core";
 export { detectLenovoXcc } from "./detection/index.js";
 export { LenovoXccDriver, lenovoDriver } from "./driver/index.js";
-export { BootEntryNotFoundError } from "./errors.js";

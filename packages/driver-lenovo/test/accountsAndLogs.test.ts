@@ -1,25 +1,20 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
-import { startXcc, type XccHarness } from "./support/xccHarness.js";
+import { LENOVO_MOCKUPS, xccMockup } from "./support/lenovoMockups.js";
 
 const LOGS = "/redfish/v1/Systems/1/LogServices";
 
-let xcc: XccHarness;
-beforeAll(async () => {
-  xcc = await startXcc(LENOVO_MOCKUPS.sr670v2);
-});
-afterAll(() => xcc.close());
-beforeEach(() => xcc.reset());
+const xcc = useDriverMockup({ beforeAll, afterAll, beforeEach }, xccMockup(LENOVO_MOCKUPS.sr670v2));
 
 describe("accounts", () => {
   it("changes a password with the account's current ETag, so XCC never answers 428", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     const created = await driver.createAccount("rsops", "Initial-Pass-1", "Operator");
     const path = `/redfish/v1/AccountService/Accounts/${created.id}`;
     const { etag } = await xcc.client.getResponse(path);
-    xcc.requests.length = 0;
+    xcc.clearWrites();
     await driver.changePassword("rsops", "Next-Secret-2025");
-    expect(xcc.requests).toEqual([
+    expect(xcc.writes).toEqual([
       { method: "PATCH", path, body: { Password: "Next-Secret-2025" }, ifMatch: etag },
     ]);
     await driver.deleteAccount("rsops");
@@ -27,13 +22,13 @@ describe("accounts", () => {
   });
 
   it("sets lockout to XCC's one-minute minimum and makes passwords never expire", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setPasswordPolicy({
       lockoutThreshold: 0,
       lockoutDurationSeconds: 0,
       lockoutCounterResetAfterSeconds: 30,
     });
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [
         "/redfish/v1/AccountService",
         {
@@ -58,7 +53,7 @@ describe("accounts", () => {
 
 describe("event logs", () => {
   it("reads the host's events from PlatformLog when the SEL publishes no entries, incrementally", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     const entries = await driver.systemEventLog();
     expect(entries.map((e) => [e.id, e.severity, e.source])).toEqual([
       ["1", "OK", "PlatformLog"],
@@ -81,17 +76,17 @@ describe("event logs", () => {
       Severity: "Critical",
       Message: "Sensor PSU1 has failed.",
     });
-    expect((await xcc.driver().systemEventLog()).map((e) => [e.id, e.source])).toEqual([["9", "SEL"]]);
+    expect((await xcc.createDriver().systemEventLog()).map((e) => [e.id, e.source])).toEqual([["9", "SEL"]]);
   });
 
   it("returns no entries, rather than failing, when only an entry-less SEL exists", async () => {
     const collection = (await xcc.service.read(LOGS)) ?? {};
     xcc.service.write(LOGS, { ...collection, Members: [{ "@odata.id": `${LOGS}/SEL` }] });
-    expect(await xcc.driver().systemEventLog()).toEqual([]);
+    expect(await xcc.createDriver().systemEventLog()).toEqual([]);
   });
 
   it("reads the XCC's audit log as the BMC log, through the manager's link to the system's log services", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     const entries = await driver.bmcEventLog();
     expect(entries.map((e) => [e.id, e.source])).toEqual([
       ["101", "AuditLog"],

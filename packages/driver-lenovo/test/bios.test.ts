@@ -1,18 +1,13 @@
 import { hasErrorCode } from "@racksmith/core";
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
-import { startXcc, type XccHarness } from "./support/xccHarness.js";
+import { LENOVO_MOCKUPS, SERIAL_CONSOLE, xccMockup } from "./support/lenovoMockups.js";
 
 const BIOS = "/redfish/v1/Systems/1/Bios";
 const PENDING = `${BIOS}/Pending`;
 const MANAGER = "/redfish/v1/Managers/1";
 
-let xcc: XccHarness;
-beforeAll(async () => {
-  xcc = await startXcc(LENOVO_MOCKUPS.sr670v2);
-});
-afterAll(() => xcc.close());
-beforeEach(() => xcc.reset());
+const xcc = useDriverMockup({ beforeAll, afterAll, beforeEach }, xccMockup(LENOVO_MOCKUPS.sr670v2));
 
 describe("BIOS on the SR670 V2", () => {
   it("refuses an unconditional write of Bios/Pending, as XCC does (428)", async () => {
@@ -26,12 +21,12 @@ describe("BIOS on the SR670 V2", () => {
   });
 
   it("stages attributes in Bios/Pending with the object's current ETag, and reads them back as pending", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     const { etag } = await xcc.client.getResponse(PENDING);
     expect(
       await driver.setBios({ Memory_PatrolScrub: "Disabled", NetworkStackSettings_PXEbootwaittime: 3 }),
     ).toBeUndefined();
-    expect(xcc.requests).toEqual([
+    expect(xcc.writes).toEqual([
       {
         method: "PATCH",
         path: PENDING,
@@ -47,19 +42,19 @@ describe("BIOS on the SR670 V2", () => {
   });
 
   it("clears pending attributes by staging their current values", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setBios({ Memory_PatrolScrub: "Disabled" });
-    xcc.requests.length = 0;
+    xcc.clearWrites();
     await driver.clearPendingBios();
-    expect(xcc.requests.map((r) => r.body)).toEqual([{ Attributes: { Memory_PatrolScrub: "Enabled" } }]);
+    expect(xcc.writes.map((r) => r.body)).toEqual([{ Attributes: { Memory_PatrolScrub: "Enabled" } }]);
     expect(await driver.pendingBios()).toEqual({});
-    xcc.requests.length = 0;
+    xcc.clearWrites();
     await driver.clearPendingBios();
-    expect(xcc.requests).toEqual([]);
+    expect(xcc.writes).toEqual([]);
   });
 
   it("applies staged attributes at the next boot", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setBios({ Memory_PatrolScrub: "Disabled" });
     await driver.power("GracefulRestart");
     expect((await driver.bios()).Memory_PatrolScrub).toBe("Disabled");
@@ -67,9 +62,9 @@ describe("BIOS on the SR670 V2", () => {
   });
 
   it("requests a TPM clear as a pending one-shot operation that POST carries out", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.clearTpm();
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [PENDING, { Attributes: { TrustedComputingGroup_DeviceOperation: "Clear" } }],
     ]);
     expect(await driver.pendingBios()).toEqual({ TrustedComputingGroup_DeviceOperation: "Clear" });
@@ -79,15 +74,15 @@ describe("BIOS on the SR670 V2", () => {
   });
 
   it("resets the BIOS to defaults with ResetType Reset", async () => {
-    await xcc.driver().resetBios();
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    await xcc.createDriver().resetBios();
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [`${BIOS}/Actions/Bios.ResetBios`, { ResetType: "Reset" }],
     ]);
   });
 
   it("changes the UEFI admin password under XCC's name for it", async () => {
-    expect(await xcc.driver().changeUefiPassword("", "Uefi-Secret-1")).toBeUndefined();
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(await xcc.createDriver().changeUefiPassword("", "Uefi-Secret-1")).toBeUndefined();
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [
         `${BIOS}/Actions/Bios.ChangePassword`,
         { PasswordName: "UefiAdminPassword", OldPassword: "", NewPassword: "Uefi-Secret-1" },
@@ -99,7 +94,7 @@ describe("BIOS on the SR670 V2", () => {
     expect(
       hasErrorCode(
         await xcc
-          .driver()
+          .createDriver()
           .setBios({})
           .catch((e: unknown) => e),
         "invalid_argument",
@@ -110,7 +105,7 @@ describe("BIOS on the SR670 V2", () => {
 
 describe("serial console on the SR670 V2", () => {
   it("is enabled when COM1 redirection is shared with the XCC and its serial console service is on", async () => {
-    const status = await xcc.driver().serialConsoleStatus();
+    const status = await xcc.createDriver().serialConsoleStatus();
     expect(status.state).toBe("enabled");
     expect(status.message).toMatch(
       /^enabled: DevicesandIOPorts_COMPort1=Enabled, .*, XCC serial console service$/,
@@ -125,22 +120,15 @@ describe("serial console on the SR670 V2", () => {
       },
     });
     await xcc.service.merge(MANAGER, { SerialConsole: { ServiceEnabled: false } });
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     expect(await driver.serialConsoleStatus()).toMatchObject({ state: "partial" });
 
     await driver.setupSerialConsole();
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [
         PENDING,
         {
-          Attributes: {
-            DevicesandIOPorts_COMPort1: "Enabled",
-            DevicesandIOPorts_ConsoleRedirection: "Enabled",
-            DevicesandIOPorts_SPRedirection: "Enabled",
-            DevicesandIOPorts_SerialPortSharing: "Enabled",
-            DevicesandIOPorts_COMPortActiveAfterBoot: "Enabled",
-            DevicesandIOPorts_SerialPortAccessMode: "Shared",
-          },
+          Attributes: SERIAL_CONSOLE,
         },
       ],
       [MANAGER, { SerialConsole: { ServiceEnabled: true } }],
@@ -166,6 +154,6 @@ describe("serial console on the SR670 V2", () => {
       },
     });
     await xcc.service.merge(MANAGER, { SerialConsole: { ServiceEnabled: false } });
-    expect((await xcc.driver().serialConsoleStatus()).state).toBe("disabled");
+    expect((await xcc.createDriver().serialConsoleStatus()).state).toBe("disabled");
   });
 });

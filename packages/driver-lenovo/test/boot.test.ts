@@ -1,8 +1,7 @@
-import { hasErrorCode, isNotSupported } from "@racksmith/core";
+import { BootOptionNotFoundError, hasErrorCode, isNotSupported } from "@racksmith/core";
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BootEntryNotFoundError } from "../src/index.js";
-import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
-import { startXcc, type XccHarness } from "./support/xccHarness.js";
+import { LENOVO_MOCKUPS, xccMockup } from "./support/lenovoMockups.js";
 
 const SYSTEM = "/redfish/v1/Systems/1";
 const NETWORK_ORDER = `${SYSTEM}/Oem/Lenovo/BootSettings/BootOrder.NetworkBootOrder`;
@@ -13,15 +12,10 @@ const BROADCOM_HTTP =
 const BROADCOM_PXE = "UEFI:   SLOT27 (4D/0/0) PXE IPv4  Broadcom 5719 1GbE RJ45 4-port OCP Ethernet Adapter";
 
 describe("boot on the SR670 V2", () => {
-  let xcc: XccHarness;
-  beforeAll(async () => {
-    xcc = await startXcc(LENOVO_MOCKUPS.sr670v2);
-  });
-  afterAll(() => xcc.close());
-  beforeEach(() => xcc.reset());
+  const xcc = useDriverMockup({ beforeAll, afterAll, beforeEach }, xccMockup(LENOVO_MOCKUPS.sr670v2));
 
   it("lists the boot groups with the network group's devices in place, MACs read from their names", async () => {
-    const { order, options } = await xcc.driver().bootOptions();
+    const { order, options } = await xcc.createDriver().bootOptions();
     expect(order).toEqual(["Boot0002", "Boot0003", BROADCOM_PXE, DPU_PORT0, DPU_PORT1]);
     expect(options.map((o) => [o.reference, o.displayName, o.mac, o.enabled])).toEqual([
       ["Boot0002", "HardDisk", undefined, undefined],
@@ -34,10 +28,10 @@ describe("boot on the SR670 V2", () => {
   });
 
   it("boots once from PXE or disk through a system override without a mode; UEFI HTTP has no override", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.bootOnce("pxe");
     await driver.bootOnce("hdd");
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [SYSTEM, { Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: "Pxe" } }],
       [SYSTEM, { Boot: { BootSourceOverrideEnabled: "Once", BootSourceOverrideTarget: "Hdd" } }],
     ]);
@@ -47,34 +41,34 @@ describe("boot on the SR670 V2", () => {
   });
 
   it("makes a group first by staging the group order in Systems/1/Pending, with its ETag", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.bootFirst("pxe");
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [`${SYSTEM}/Pending`, { Boot: { BootOrder: ["Boot0003", "Boot0002"] } }],
     ]);
-    expect(xcc.requests[0]?.ifMatch).toBeDefined();
+    expect(xcc.writes[0]?.ifMatch).toBeDefined();
     expect((await driver.bootOptions()).order[0]).toBe("Boot0003");
     // Already first: nothing is written.
-    xcc.requests.length = 0;
+    xcc.clearWrites();
     await driver.bootFirst("pxe");
-    expect(xcc.requests).toEqual([]);
+    expect(xcc.writes).toEqual([]);
     await driver.bootFirst("hdd");
-    expect(xcc.requests.map((r) => r.body)).toEqual([{ Boot: { BootOrder: ["Boot0002", "Boot0003"] } }]);
+    expect(xcc.writes.map((r) => r.body)).toEqual([{ Boot: { BootOrder: ["Boot0002", "Boot0003"] } }]);
   });
 
   it("boot first UEFI HTTP puts the first HTTP IPv4 device, then the network group, first", async () => {
-    await xcc.driver().bootFirst("uefiHttp");
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    await xcc.createDriver().bootFirst("uefiHttp");
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [NETWORK_ORDER, { BootOrderNext: [DPU_PORT0, BROADCOM_PXE, DPU_PORT1] }],
       [`${SYSTEM}/Pending`, { Boot: { BootOrder: ["Boot0003", "Boot0002"] } }],
     ]);
   });
 
   it("puts the DPU port first by MAC and confirms it, before and after the reboot applies it", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     expect(await driver.isBootOrderDpuFirst("b8-3f-d2-4a-10-03")).toBe(false);
     expect(await driver.setBootOrderDpuFirst("b8-3f-d2-4a-10-03")).toBeUndefined();
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [NETWORK_ORDER, { BootOrderNext: [DPU_PORT1, BROADCOM_PXE, DPU_PORT0] }],
       [`${SYSTEM}/Pending`, { Boot: { BootOrder: ["Boot0003", "Boot0002"] } }],
     ]);
@@ -88,25 +82,25 @@ describe("boot on the SR670 V2", () => {
       DPU_PORT0,
     ]);
     expect(await driver.isBootOrderDpuFirst("B8:3F:D2:4A:10:03")).toBe(true);
-    xcc.requests.length = 0;
+    xcc.clearWrites();
     await driver.setBootOrderDpuFirst("B8:3F:D2:4A:10:03");
-    expect(xcc.requests).toEqual([]);
+    expect(xcc.writes).toEqual([]);
   });
 
   it("is not DPU-first while another group boots before the network group", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setBootOrderDpuFirst("B8:3F:D2:4A:10:02");
     await driver.bootFirst("hdd");
     expect(await driver.isBootOrderDpuFirst("B8:3F:D2:4A:10:02")).toBe(false);
   });
 
   it("refuses a MAC with no HTTP IPv4 entry, listing the entries there are", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     const error = await driver.setBootOrderDpuFirst("02:00:00:00:00:99").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BootEntryNotFoundError);
+    expect(error).toBeInstanceOf(BootOptionNotFoundError);
     expect(hasErrorCode(error, "boot_option_not_found")).toBe(true);
-    expect((error as BootEntryNotFoundError).details.available).toContain(DPU_PORT0);
-    expect(xcc.requests).toEqual([]);
+    expect((error as BootOptionNotFoundError).details.available).toContain(DPU_PORT0);
+    expect(xcc.writes).toEqual([]);
     expect(
       hasErrorCode(
         await driver.setBootOrderDpuFirst("not-a-mac").catch((e: unknown) => e),
@@ -134,9 +128,9 @@ describe("boot on the SR670 V2", () => {
         { "@odata.id": `${SYSTEM}/BootOptions/Boot0009` },
       ],
     });
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setBootOrderDpuFirst("B8:3F:D2:4A:10:02");
-    expect(xcc.requests.map((r) => [r.path, r.body])).toEqual([
+    expect(xcc.writes.map((r) => [r.path, r.body])).toEqual([
       [`${SYSTEM}/Pending`, { Boot: { BootOrder: ["Boot0009", "Boot0002", "Boot0003"] } }],
     ]);
   });

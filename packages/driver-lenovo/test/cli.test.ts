@@ -7,10 +7,15 @@ import type {
   PcieDeviceInfo,
   TriStateStatus,
 } from "@racksmith/core";
-import { MockupServer, presentSharedVendors, sharedMockup } from "@racksmith/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { XCC_BEHAVIORS } from "../src/testing/index.js";
-import { PACKAGE_DIR } from "./support/lenovoMockups.js";
+import {
+  type ConformanceReport,
+  presentSharedVendors,
+  reportMacs,
+  sharedMockup,
+  useDriverMockup,
+} from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PACKAGE_DIR, xccMockup } from "./support/lenovoMockups.js";
 import { cli, cliJson } from "./support/runCli.js";
 
 const CONFIG = join(PACKAGE_DIR, "test", "fixtures", "racksmith.yaml");
@@ -18,16 +23,10 @@ const shared = presentSharedVendors("the Lenovo acceptance checks on the real ca
 
 describe("racksmith driver test @racksmith/driver-lenovo (acceptance 4)", () => {
   it.each(["thinksystem-sr670-v2", "thinksystem-sr675-v3"])("passes on mockups/%s", async (model) => {
-    const run = await cli(
-      ["driver", "test", "@racksmith/driver-lenovo", "--mockup", `mockups/${model}`, "--json"],
+    const report = await cliJson<ConformanceReport>(
+      ["driver", "test", "@racksmith/driver-lenovo", "--mockup", `mockups/${model}`],
       PACKAGE_DIR,
     );
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as {
-      driver: string;
-      passed: boolean;
-      results: Array<{ status: string }>;
-    };
     expect(report).toMatchObject({ driver: "lenovo", passed: true });
     expect(report.results.filter((r) => r.status === "pass").length).toBeGreaterThan(20);
   });
@@ -49,32 +48,12 @@ describe("the real SR670 V2 capture", () => {
 });
 
 describe.each(shared)("racksmith redfish on the %s capture (acceptance 1-3)", (vendor) => {
-  let server: MockupServer;
-  const redfish = <T>(...args: string[]): Promise<T> =>
-    cliJson<T>(
-      [
-        "redfish",
-        "--config",
-        CONFIG,
-        "--address",
-        server.url,
-        "--username",
-        "root",
-        "--password",
-        "racksmith",
-        ...args,
-      ],
-      PACKAGE_DIR,
-    );
-
-  beforeAll(async () => {
-    server = await MockupServer.start({
-      root: sharedMockup(vendor) ?? "",
-      auth: "basic",
-      behaviors: XCC_BEHAVIORS,
-    });
-  });
-  afterAll(() => server?.stop());
+  const bmc = useDriverMockup(
+    { beforeAll, afterAll, beforeEach },
+    xccMockup(sharedMockup(vendor) ?? "", { cliConfig: CONFIG }),
+  );
+  const redfish = <T>(...operation: string[]): Promise<T> =>
+    cliJson<T>(bmc.redfishArgs(...operation), PACKAGE_DIR);
 
   it("detects lenovo, with the standard driver's score below it", async () => {
     const detected = await redfish<{ driver: string; candidates: Array<{ name: string; score: number }> }>(
@@ -99,15 +78,11 @@ describe.each(shared)("racksmith redfish on the %s capture (acceptance 1-3)", (v
   it("has manager and system MACs, all unique, the host on, and a full BIOS", async () => {
     const report = await redfish<ExplorationReport>("explore");
     expect(report.driver.name).toBe("lenovo");
-    const managerMacs = report.managers
-      .flatMap((m) => m.ethernetInterfaces)
-      .flatMap((i) => (i.mac ? [i.mac] : []));
-    const systemMacs = report.systems
-      .flatMap((s) => s.ethernetInterfaces)
-      .flatMap((i) => (i.mac ? [i.mac] : []));
-    expect(managerMacs.length).toBeGreaterThan(0);
-    expect(systemMacs.length).toBeGreaterThan(0);
-    expect(new Set([...managerMacs, ...systemMacs]).size).toBe(managerMacs.length + systemMacs.length);
+    const { managers, systems, all } = reportMacs(report);
+    expect(managers.filter(Boolean).length).toBeGreaterThan(0);
+    expect(systems.filter(Boolean).length).toBeGreaterThan(0);
+    const macs = all.filter(Boolean);
+    expect(new Set(macs).size).toBe(macs.length);
     expect(report.managers[0]?.firmwareVersion).toBe("TGBT42S 2.83 2023-07-05");
     expect(await redfish<{ powerState: string }>("power-state")).toEqual({ powerState: "On" });
     expect(Object.keys(await redfish<BiosAttributes>("bios")).length).toBeGreaterThan(8);
@@ -130,12 +105,12 @@ describe.each(shared)("racksmith redfish on the %s capture (acceptance 1-3)", (v
 
     await redfish("boot-once", "pxe");
     await redfish("boot-first", "hdd");
-    const system = await server.service.read("/redfish/v1/Systems/1");
+    const system = await bmc.service.read("/redfish/v1/Systems/1");
     expect(system?.Boot).toMatchObject({
       BootSourceOverrideEnabled: "Once",
       BootSourceOverrideTarget: "Pxe",
     });
-    expect((await server.service.read("/redfish/v1/Systems/1/Pending"))?.Boot).toEqual({
+    expect((await bmc.service.read("/redfish/v1/Systems/1/Pending"))?.Boot).toEqual({
       BootOrder: ["Boot0002", "Boot0003"],
     });
 

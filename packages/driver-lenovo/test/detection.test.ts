@@ -1,11 +1,6 @@
-import {
-  probeService,
-  RedfishClient,
-  redfishStandardDriver,
-  type ServiceProbe,
-  type ServiceRoot,
-} from "@racksmith/core";
-import { MockupServer } from "@racksmith/testkit";
+import { redfishStandardDriver } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
+import { serviceProbeOf, startDriverMockup } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import { detectLenovoXcc, lenovoDriver } from "../src/index.js";
 import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
@@ -23,21 +18,10 @@ function probeOf(
   oemPrefixes: string[] = [],
   ids: Partial<ServiceProbe> = {},
 ): ServiceProbe {
-  const oemKeys = Object.keys(root.Oem ?? {});
-  return {
-    serviceRoot: root,
-    vendor: root.Vendor ?? oemKeys[0],
-    product: root.Product,
-    oemKeys,
-    metadata: oemPrefixes.length
-      ? { namespaces: oemPrefixes.map((p) => `${p}ComputerSystem`), oemNamespaces: [], oemPrefixes }
-      : undefined,
-    systemIds: ["1"],
-    managerIds: ["1"],
-    chassisIds: ["1"],
-    diagnostics: [],
-    ...ids,
-  };
+  const metadata = oemPrefixes.length
+    ? { namespaces: oemPrefixes.map((p) => `${p}ComputerSystem`), oemNamespaces: [], oemPrefixes }
+    : undefined;
+  return serviceProbeOf(root, { metadata, systemIds: ["1"], managerIds: ["1"], chassisIds: ["1"], ...ids });
 }
 
 function score(root: ServiceRoot, oemPrefixes: string[] = [], ids: Partial<ServiceProbe> = {}): number {
@@ -104,17 +88,15 @@ describe("detect", () => {
   it.each(Object.entries(LENOVO_MOCKUPS))(
     "recognises the %s mockup from a real probe, above RedfishStandard",
     async (_, mockup) => {
-      const server = await MockupServer.start({ root: mockup });
-      const client = new RedfishClient({ address: server.url });
+      const bmc = await startDriverMockup({ driver: lenovoDriver, mockup, auth: "none" });
       try {
-        const probe = await probeService(client);
+        const { probe } = bmc;
         expect(probe.metadata?.oemPrefixes).toContain("Lenovo");
         const ours = lenovoDriver.detect(probe.serviceRoot, probe);
         expect(ours).toBe(95);
         expect(redfishStandardDriver.detect(probe.serviceRoot, probe)).toBeLessThan(ours);
       } finally {
-        await client.close();
-        await server.stop();
+        await bmc.close();
       }
     },
   );

@@ -1,27 +1,22 @@
 import { isNotSupported } from "@racksmith/core";
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
-import { startXcc, type XccHarness } from "./support/xccHarness.js";
+import { LENOVO_MOCKUPS, type XccMockup, xccMockup } from "./support/lenovoMockups.js";
 
 const MANAGER = "/redfish/v1/Managers/1";
 const SECURITY = "/redfish/v1/Managers/1/Oem/Lenovo/Security";
 const TO_HOST = "/redfish/v1/Managers/1/EthernetInterfaces/ToHost";
 const SYSTEM = "/redfish/v1/Systems/1";
 
-function writes(xcc: XccHarness) {
-  return xcc.requests.map((r) => ({ path: r.path, body: r.body }));
+function writes(xcc: XccMockup) {
+  return xcc.writes.map((r) => ({ path: r.path, body: r.body }));
 }
 
 describe("lockdown on the SR670 V2 (bool KCSEnabled, FrontPanelUSB)", () => {
-  let xcc: XccHarness;
-  beforeAll(async () => {
-    xcc = await startXcc(LENOVO_MOCKUPS.sr670v2);
-  });
-  afterAll(() => xcc.close());
-  beforeEach(() => xcc.reset());
+  const xcc = useDriverMockup({ beforeAll, afterAll, beforeEach }, xccMockup(LENOVO_MOCKUPS.sr670v2));
 
   it("locks KCS, firmware rollback, the host USB LAN and the front USB port, in that order", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     expect(await driver.lockdownStatus()).toEqual({
       state: "disabled",
       message:
@@ -45,9 +40,9 @@ describe("lockdown on the SR670 V2 (bool KCSEnabled, FrontPanelUSB)", () => {
   });
 
   it("unlocks the same settings and reports disabled", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setLockdown(true);
-    xcc.requests.length = 0;
+    xcc.clearWrites();
     await driver.setLockdown(false);
     expect(writes(xcc)).toEqual([
       { path: MANAGER, body: { Oem: { Lenovo: { KCSEnabled: true } } } },
@@ -61,7 +56,7 @@ describe("lockdown on the SR670 V2 (bool KCSEnabled, FrontPanelUSB)", () => {
   it("reports partial, naming both sides, when only some settings are locked", async () => {
     await xcc.service.merge(MANAGER, { Oem: { Lenovo: { KCSEnabled: false } } });
     await xcc.service.merge(TO_HOST, { InterfaceEnabled: false });
-    expect(await xcc.driver().lockdownStatus()).toEqual({
+    expect(await xcc.createDriver().lockdownStatus()).toEqual({
       state: "partial",
       message:
         "enabled: IPMI over KCS off, host USB LAN off; disabled: firmware rollback off, front USB port host-only",
@@ -71,25 +66,25 @@ describe("lockdown on the SR670 V2 (bool KCSEnabled, FrontPanelUSB)", () => {
   it("writes only what is not locked yet", async () => {
     await xcc.service.merge(MANAGER, { Oem: { Lenovo: { KCSEnabled: false } } });
     await xcc.service.merge(SECURITY, { Configurator: { FWRollback: "Disabled" } });
-    await xcc.driver().setLockdown(true);
-    expect(xcc.requests.map((r) => r.path)).toEqual([TO_HOST, SYSTEM]);
-    xcc.requests.length = 0;
-    await xcc.driver().setLockdown(true);
-    expect(xcc.requests).toEqual([]);
+    await xcc.createDriver().setLockdown(true);
+    expect(xcc.writes.map((r) => r.path)).toEqual([TO_HOST, SYSTEM]);
+    xcc.clearWrites();
+    await xcc.createDriver().setLockdown(true);
+    expect(xcc.writes).toEqual([]);
   });
 
   it("skips settings this firmware does not have, and is not supported when it has none", async () => {
     xcc.service.remove(SECURITY);
-    await xcc.driver().setLockdown(true);
-    expect(xcc.requests.map((r) => r.path)).toEqual([MANAGER, TO_HOST, SYSTEM]);
-    expect((await xcc.driver().lockdownStatus()).state).toBe("enabled");
+    await xcc.createDriver().setLockdown(true);
+    expect(xcc.writes.map((r) => r.path)).toEqual([MANAGER, TO_HOST, SYSTEM]);
+    expect((await xcc.createDriver().lockdownStatus()).state).toBe("enabled");
 
     const { EthernetInterfaces: _links, ...manager } = (await xcc.service.read(MANAGER)) ?? {};
     xcc.service.write(MANAGER, { ...manager, Oem: {} });
     const system = (await xcc.service.read(SYSTEM)) ?? {};
     xcc.service.write(SYSTEM, { ...system, Oem: {} });
     const error = await xcc
-      .driver()
+      .createDriver()
       .lockdownStatus()
       .catch((e: unknown) => e);
     expect(isNotSupported(error)).toBe(true);

@@ -1,6 +1,6 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
-import { startXcc, type XccHarness } from "./support/xccHarness.js";
+import { LENOVO_MOCKUPS, SERIAL_CONSOLE, xccMockup } from "./support/lenovoMockups.js";
 
 const DPU_MAC = "B8:3F:D2:4A:10:02";
 const DPU_ENTRY = "UEFI:   SLOT15 (65/0/0) HTTP IPv4  Mellanox Network Adapter - B8:3F:D2:4A:10:02";
@@ -8,12 +8,7 @@ const NETWORK_ORDER = "/redfish/v1/Systems/1/Oem/Lenovo/BootSettings/BootOrder.N
 
 /** The attributes libredfish's Lenovo machine setup writes, in its order (SR670 V2: Intel, legacy BIOS). */
 const SR670_STAGED = {
-  DevicesandIOPorts_COMPort1: "Enabled",
-  DevicesandIOPorts_ConsoleRedirection: "Enabled",
-  DevicesandIOPorts_SPRedirection: "Enabled",
-  DevicesandIOPorts_SerialPortSharing: "Enabled",
-  DevicesandIOPorts_COMPortActiveAfterBoot: "Enabled",
-  DevicesandIOPorts_SerialPortAccessMode: "Shared",
+  ...SERIAL_CONSOLE,
   TrustedComputingGroup_DeviceOperation: "Clear",
   Processors_IntelVirtualizationTechnology: "Enabled",
   LegacyBIOS_NonOnboardPXE: "Disabled",
@@ -26,12 +21,7 @@ const SR670_STAGED = {
 };
 
 describe("machine setup on the SR670 V2 (Intel, XCC)", () => {
-  let xcc: XccHarness;
-  beforeAll(async () => {
-    xcc = await startXcc(LENOVO_MOCKUPS.sr670v2);
-  });
-  afterAll(() => xcc.close());
-  beforeEach(() => xcc.reset());
+  const xcc = useDriverMockup({ beforeAll, afterAll, beforeEach }, xccMockup(LENOVO_MOCKUPS.sr670v2));
 
   it("stages every setting in one Bios/Pending write, then puts the DPU's HTTP entry and the network group first", async () => {
     const etags = await Promise.all(
@@ -39,14 +29,14 @@ describe("machine setup on the SR670 V2 (Intel, XCC)", () => {
         async (path) => (await xcc.client.getResponse(path)).etag,
       ),
     );
-    const result = await xcc.driver().machineSetup({ bootInterfaceMac: DPU_MAC.toLowerCase() });
+    const result = await xcc.createDriver().machineSetup({ bootInterfaceMac: DPU_MAC.toLowerCase() });
     expect(result).toEqual({ rebootRequired: true });
-    expect(xcc.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(xcc.writes.map((r) => `${r.method} ${r.path}`)).toEqual([
       "PATCH /redfish/v1/Systems/1/Bios/Pending",
       `PATCH ${NETWORK_ORDER}`,
       "PATCH /redfish/v1/Systems/1/Pending",
     ]);
-    const [bios, network, order] = xcc.requests;
+    const [bios, network, order] = xcc.writes;
     expect(bios?.body).toEqual({ Attributes: SR670_STAGED });
     expect(Object.keys(bios?.body.Attributes ?? {})).toEqual(Object.keys(SR670_STAGED));
     expect(bios?.ifMatch).toBe(etags[0]);
@@ -60,7 +50,7 @@ describe("machine setup on the SR670 V2 (Intel, XCC)", () => {
   });
 
   it("reports each setting still missing until the host reboots, then done", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     const before = await driver.machineSetupStatus({ bootInterfaceMac: DPU_MAC });
     expect(before.done).toBe(false);
     expect(before.diffs).toEqual([
@@ -96,7 +86,7 @@ describe("machine setup on the SR670 V2 (Intel, XCC)", () => {
   });
 
   it("notices a setting changed back after setup", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.machineSetup({ bootInterfaceMac: DPU_MAC });
     await driver.power("ForceRestart");
     await xcc.service.merge("/redfish/v1/Systems/1/Bios", {
@@ -108,7 +98,7 @@ describe("machine setup on the SR670 V2 (Intel, XCC)", () => {
   });
 
   it("without a boot MAC puts only the network group first", async () => {
-    await xcc.driver().machineSetup({});
+    await xcc.createDriver().machineSetup({});
     expect(xcc.writesTo(NETWORK_ORDER)).toEqual([]);
     expect(xcc.writesTo("/Systems/1/Pending").map((r) => r.body)).toEqual([
       { Boot: { BootOrder: ["Boot0003", "Boot0002"] } },
@@ -129,7 +119,7 @@ describe("machine setup on the SR670 V2 (Intel, XCC)", () => {
         "ThinkSystem SR675 V3": { powerEfficiency: { Processors_SMTMode: "Disabled" } },
       },
     };
-    const driver = xcc.driver({ settings });
+    const driver = xcc.createDriver({ settings });
     await driver.machineSetup({});
     const staged = xcc.writesTo("/Bios/Pending")[0]?.body.Attributes as Record<string, unknown>;
     expect(staged).toMatchObject({
@@ -146,7 +136,7 @@ describe("machine setup on the SR670 V2 (Intel, XCC)", () => {
     const settings = {
       biosProfiles: { "ThinkSystem SR670 V2": { performance: { Memory_PatrolScrub: "Disabled" } } },
     };
-    await xcc.driver({ settings }).machineSetup({ biosProfile: { Power_PowerPerformanceBias: "OS" } });
+    await xcc.createDriver({ settings }).machineSetup({ biosProfile: { Power_PowerPerformanceBias: "OS" } });
     const staged = xcc.writesTo("/Bios/Pending")[0]?.body.Attributes as Record<string, unknown>;
     expect(staged.Power_PowerPerformanceBias).toBe("OS");
     expect(staged).not.toHaveProperty("Memory_PatrolScrub");

@@ -1,21 +1,16 @@
 import { isNotSupported } from "@racksmith/core";
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
-import { startXcc, type XccHarness } from "./support/xccHarness.js";
+import { LENOVO_MOCKUPS, xccMockup } from "./support/lenovoMockups.js";
 
 const SYSTEM = "/redfish/v1/Systems/1";
 const RESET = `${SYSTEM}/Actions/ComputerSystem.Reset`;
 const AC_CYCLE = `${SYSTEM}/Actions/Oem/LenovoComputerSystem.SystemReset`;
 
-let xcc: XccHarness;
-beforeAll(async () => {
-  xcc = await startXcc(LENOVO_MOCKUPS.sr670v2);
-});
-afterAll(() => xcc.close());
-beforeEach(() => xcc.reset());
+const xcc = useDriverMockup({ beforeAll, afterAll, beforeEach }, xccMockup(LENOVO_MOCKUPS.sr670v2));
 
 function actions(): Array<[string, unknown]> {
-  return xcc.requests.map((r) => [r.path, r.body]);
+  return xcc.writes.map((r) => [r.path, r.body]);
 }
 
 /** Makes the mockup an SR675 V3 OVX on the given UEFI and XCC versions. */
@@ -27,7 +22,7 @@ async function asOvx(uefi: string, bmc: string): Promise<void> {
 
 describe("power on an XCC", () => {
   it("cycles AC power through the OEM SystemReset action and the host comes back on", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.power("ForceOff");
     expect(await driver.powerState()).toBe("Off");
     await driver.power("ACPowercycle");
@@ -39,7 +34,7 @@ describe("power on an XCC", () => {
   });
 
   it("applies staged BIOS settings after an AC power cycle too", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setBios({ Memory_PatrolScrub: "Disabled" });
     await driver.power("ACPowercycle");
     expect((await driver.bios()).Memory_PatrolScrub).toBe("Disabled");
@@ -49,15 +44,15 @@ describe("power on an XCC", () => {
     const system = (await xcc.service.read(SYSTEM)) ?? {};
     xcc.service.write(SYSTEM, { ...system, Actions: { "#ComputerSystem.Reset": { target: RESET } } });
     const error = await xcc
-      .driver()
+      .createDriver()
       .power("ACPowercycle")
       .catch((e: unknown) => e);
     expect(isNotSupported(error)).toBe(true);
-    expect(xcc.requests).toEqual([]);
+    expect(xcc.writes).toEqual([]);
   });
 
   it("sends a plain ForceRestart everywhere but on the affected SR675 V3 OVX firmware", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.power("ForceRestart");
     await asOvx("7.20", "9.10");
     await driver.power("ForceRestart");
@@ -70,7 +65,7 @@ describe("power on an XCC", () => {
 
   it("restarts an SR675 V3 OVX on UEFI 7.10 / XCC 9.10 as ForceOff, a 10 s pause, then On", async () => {
     await asOvx("7.10", "9.10");
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.power("ForceRestart");
     expect(actions()).toEqual([
       [RESET, { ResetType: "ForceOff" }],
@@ -80,7 +75,7 @@ describe("power on an XCC", () => {
     expect(await driver.powerState()).toBe("On");
     // Already off: just power on.
     await driver.power("ForceOff");
-    xcc.requests.length = 0;
+    xcc.clearWrites();
     await driver.power("ForceRestart");
     expect(actions()).toEqual([[RESET, { ResetType: "On" }]]);
     expect(driver.pauses).toEqual([10_000]);
@@ -88,7 +83,7 @@ describe("power on an XCC", () => {
 
   it("has no PowerCycle reset on this firmware and says so", async () => {
     const error = await xcc
-      .driver()
+      .createDriver()
       .power("PowerCycle")
       .catch((e: unknown) => e);
     expect(isNotSupported(error)).toBe(true);

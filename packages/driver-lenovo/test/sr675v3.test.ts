@@ -1,6 +1,6 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LENOVO_MOCKUPS } from "./support/lenovoMockups.js";
-import { memoryLogger, startXcc, type XccHarness } from "./support/xccHarness.js";
+import { LENOVO_MOCKUPS, memoryLogger, xccMockup } from "./support/lenovoMockups.js";
 
 // What differs on an AMD, UEFI-only platform with XCC2 firmware; the driver must follow what the BMC reports.
 const MANAGER = "/redfish/v1/Managers/1";
@@ -8,17 +8,12 @@ const SECURITY = "/redfish/v1/Managers/1/Oem/Lenovo/Security";
 const TO_HOST = "/redfish/v1/Managers/1/EthernetInterfaces/ToHost";
 const SYSTEM = "/redfish/v1/Systems/1";
 
-let xcc: XccHarness;
-beforeAll(async () => {
-  xcc = await startXcc(LENOVO_MOCKUPS.sr675v3);
-});
-afterAll(() => xcc.close());
-beforeEach(() => xcc.reset());
+const xcc = useDriverMockup({ beforeAll, afterAll, beforeEach }, xccMockup(LENOVO_MOCKUPS.sr675v3));
 
 describe("machine setup on the SR675 V3 (AMD, XCC2)", () => {
   it("enables SVM instead of VT-x and leaves out the legacy BIOS settings the platform does not have", async () => {
     const logger = memoryLogger();
-    const driver = xcc.driver({ logger });
+    const driver = xcc.createDriver({ logger });
     await driver.machineSetup({ bootInterfaceMac: "5c:25:73:8e:41:a0" });
     const staged = xcc.writesTo("/Bios/Pending")[0]?.body.Attributes as Record<string, unknown>;
     expect(staged.Processors_SVMMode).toBe("Enabled");
@@ -48,9 +43,9 @@ describe("machine setup on the SR675 V3 (AMD, XCC2)", () => {
 
 describe("lockdown on the SR675 V3 (string KCSEnabled, USBManagementPortAssignment)", () => {
   it("sends KCSEnabled as the string this firmware reports and uses the renamed USB property", async () => {
-    const driver = xcc.driver();
+    const driver = xcc.createDriver();
     await driver.setLockdown(true);
-    expect(xcc.requests.map((r) => ({ path: r.path, body: r.body }))).toEqual([
+    expect(xcc.writes.map((r) => ({ path: r.path, body: r.body }))).toEqual([
       { path: MANAGER, body: { Oem: { Lenovo: { KCSEnabled: "Disabled" } } } },
       { path: SECURITY, body: { Configurator: { FWRollback: "Disabled" } } },
       { path: TO_HOST, body: { InterfaceEnabled: false } },
@@ -63,7 +58,7 @@ describe("lockdown on the SR675 V3 (string KCSEnabled, USBManagementPortAssignme
     ]);
     expect((await driver.lockdownStatus()).state).toBe("enabled");
     await driver.setLockdown(false);
-    expect(xcc.requests[4]?.body).toEqual({ Oem: { Lenovo: { KCSEnabled: "Enabled" } } });
+    expect(xcc.writes[4]?.body).toEqual({ Oem: { Lenovo: { KCSEnabled: "Enabled" } } });
     expect((await driver.lockdownStatus()).state).toBe("disabled");
   });
 });

@@ -23,15 +23,6 @@ export class BaseMacUnavailableError extends RacksmithError {
   }
 }
 
-/** No boot option of the DPU matches what was asked (same code as the standard driver's). */
-export class BootOptionNotFoundError extends RacksmithError {
-  constructor(target: string) {
-    super("boot_option_not_found", "FAILED_PRECONDITION", `no boot option for ${target}`, {
-      details: { target },
-    });
-  }
-}
-
 /**
  * Staging the UEFI password failed. The BMC's own message is left out on purpose: a BMC may echo the request,
  * and the request holds both passwords.

@@ -18,12 +18,9 @@ export default definePlugin({
   },
 });
 
+/** The core's class (every driver raises the same one), re-exported for code that imported it from here. */
+export { BootOptionNotFoundError } from "@racksmith/core";
 export type { BluefieldGeneration } from "./bluefield/index.js";
 export { DETECTION_SCORE, detectBluefield } from "./detection/index.js";
 export { BLUEFIELD_MODELS, DRIVER_NAME, NvidiaDpuDriver, nvidiaDpuDriver } from "./driver/index.js";
-export {
-  BaseMacUnavailableError,
-  BootOptionNotFoundError,
-  UefiPasswordChangeError,
-  UnknownNicModeError,
-} from "./errors.js";
+export { BaseMacUnavailableError, UefiPasswordChangeError, UnknownNicModeError } from "./errors.js";

@@ -1,7 +1,12 @@
 import { isNotSupported } from "@racksmith/core";
-import type { JsonObject, MockupBehavior, MockupResponse } from "@racksmith/testkit";
+import {
+  type JsonObject,
+  type MockupBehavior,
+  type MockupResponse,
+  useDriverMockup,
+} from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startBmc, type TestBmc } from "./support/bmc.js";
+import { bluefieldError, bluefieldMockup, nicModeRoundTrip, UEFI_HTTP_BOOT_ONCE } from "./support/bmc.js";
 import { mockupDir } from "./support/paths.js";
 
 const S = "/redfish/v1/Systems/Bluefield";
@@ -17,19 +22,10 @@ const spacedKeysBios: MockupBehavior = {
       const keys = Object.keys(body.Attributes as JsonObject);
       const unspaced = keys.find((key) => key === "HostPrivilegeLevel" || key === "InternalCPUModel");
       if (unspaced) {
-        return {
-          status: 400,
-          headers: { "content-type": "application/json" },
-          body: {
-            error: {
-              code: "Base.1.8.GeneralError",
-              message: "error",
-              "@Message.ExtendedInfo": [
-                { MessageId: "Base.1.8.PropertyUnknown", MessageArgs: [String(unspaced)] },
-              ],
-            },
-          },
-        };
+        return bluefieldError(400, {
+          MessageId: "Base.1.8.PropertyUnknown",
+          MessageArgs: [String(unspaced)],
+        });
       }
       await service.merge(`${S}/Bios/Settings`, body);
       return { status: 204, headers: {} };
@@ -37,13 +33,10 @@ const spacedKeysBios: MockupBehavior = {
   },
 };
 
-let bmc: TestBmc;
-
-beforeAll(async () => {
-  bmc = await startBmc(mockupDir("bluefield-2"), { first: [spacedKeysBios] });
-});
-afterAll(() => bmc?.stop());
-beforeEach(() => bmc.clearWrites());
+const bmc = useDriverMockup(
+  { beforeAll, afterAll, beforeEach },
+  bluefieldMockup(mockupDir("bluefield-2"), { before: [spacedKeysBios] }),
+);
 
 /** Runs `body` with a resource temporarily replaced, restoring it afterwards. */
 async function withResource(
@@ -82,16 +75,11 @@ describe("BlueField-2: identity", () => {
 describe("BlueField-2: NIC mode through the NicMode BIOS attribute", () => {
   it("reads the mode from the BIOS and changes it there, applied at the next boot", async () => {
     expect(await bmc.driver.nicMode()).toBe("dpu");
-    await bmc.driver.setNicMode("nic");
-    expect(bmc.writes).toEqual([
-      { method: "PATCH", path: `${S}/Bios/Settings`, body: { Attributes: { NicMode: "NicMode" } } },
-    ]);
-    expect(await bmc.driver.nicMode()).toBe("dpu");
-    await bmc.reboot();
-    expect(await bmc.driver.nicMode()).toBe("nic");
-    await bmc.driver.setNicMode("dpu");
-    await bmc.reboot();
-    expect(await bmc.driver.nicMode()).toBe("dpu");
+    await nicModeRoundTrip(bmc, {
+      method: "PATCH",
+      path: `${S}/Bios/Settings`,
+      body: { Attributes: { NicMode: "NicMode" } },
+    });
   });
 
   it("is not supported on BMC firmware older than BF-23.10-5", async () => {
@@ -138,17 +126,7 @@ describe("BlueField-2: machine setup", () => {
         path: `${S}/Bios/Settings`,
         body: { Attributes: { "Host Privilege Level": "Restricted", "Internal CPU Model": "Embedded" } },
       },
-      {
-        method: "PATCH",
-        path: `${S}/Settings`,
-        body: {
-          Boot: {
-            BootSourceOverrideEnabled: "Once",
-            BootSourceOverrideMode: "UEFI",
-            BootSourceOverrideTarget: "UefiHttp",
-          },
-        },
-      },
+      UEFI_HTTP_BOOT_ONCE,
     ]);
     await bmc.reboot();
     expect(await bmc.driver.machineSetupStatus({})).toEqual({ done: true, diffs: [] });

@@ -1,7 +1,7 @@
 import { hasErrorCode, isNotSupported, REDACTED } from "@racksmith/core";
-import type { JsonObject, MockupBehavior } from "@racksmith/testkit";
+import { type JsonObject, useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startBmc, type TestBmc } from "./support/bmc.js";
+import { bluefieldError, bluefieldMockup, nicModeRoundTrip, UEFI_HTTP_BOOT_ONCE } from "./support/bmc.js";
 import { mockupDir } from "./support/paths.js";
 
 const S = "/redfish/v1/Systems/Bluefield";
@@ -9,40 +9,7 @@ const P0 = "B8:3F:D2:AA:10:50";
 const P1 = "B8:3F:D2:AA:10:51";
 const MODEL = "BlueField-3 SmartNIC Main Card";
 
-// A BMC that echoes the request in its error, to prove the driver never passes that text on.
-let echoUefiPasswordRequest = false;
-const echoingBios: MockupBehavior = {
-  name: "echoing-bios",
-  patch: {
-    [`${S}/Bios/Settings`]: ({ body }) =>
-      echoUefiPasswordRequest
-        ? {
-            status: 400,
-            headers: { "content-type": "application/json" },
-            body: {
-              error: {
-                code: "Base.1.8.GeneralError",
-                message: `rejected ${JSON.stringify(body)}`,
-                "@Message.ExtendedInfo": [
-                  {
-                    MessageId: "Base.1.8.PropertyValueFormatError",
-                    Message: `bad value in ${JSON.stringify(body)}`,
-                  },
-                ],
-              },
-            },
-          }
-        : undefined,
-  },
-};
-
-let bmc: TestBmc;
-
-beforeAll(async () => {
-  bmc = await startBmc(mockupDir("bluefield-3"), { first: [echoingBios] });
-});
-afterAll(() => bmc?.stop());
-beforeEach(() => bmc.clearWrites());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, bluefieldMockup(mockupDir("bluefield-3")));
 
 async function read(path: string): Promise<JsonObject | undefined> {
   return bmc.server.service.read(path);
@@ -141,17 +108,7 @@ describe("BlueField-3: machine setup", () => {
         body: { Attributes: { HostPrivilegeLevel: "Restricted", InternalCPUModel: "Embedded" } },
       },
       { method: "POST", path: `${S}/Oem/Nvidia/Actions/HostRshim.Set`, body: { HostRshim: "Disabled" } },
-      {
-        method: "PATCH",
-        path: `${S}/Settings`,
-        body: {
-          Boot: {
-            BootSourceOverrideEnabled: "Once",
-            BootSourceOverrideMode: "UEFI",
-            BootSourceOverrideTarget: "UefiHttp",
-          },
-        },
-      },
+      UEFI_HTTP_BOOT_ONCE,
     ]);
     // Staged, not applied: the BIOS value and the secure boot the DPU runs with change at its next boot.
     expect((await bmc.driver.machineSetupStatus({})).diffs).toEqual([
@@ -174,8 +131,10 @@ describe("BlueField-3: machine setup", () => {
 
   it("merges the operator's BIOS profile for this model from the config; an explicit profile wins", async () => {
     await setUpAndReboot();
-    const driver = await bmc.driverWith({
-      biosProfiles: { "BlueField-3_SmartNIC_Main_Card": { performance: { L3CachePartitionLevel: 2 } } },
+    const driver = bmc.createDriver({
+      settings: {
+        biosProfiles: { "BlueField-3_SmartNIC_Main_Card": { performance: { L3CachePartitionLevel: 2 } } },
+      },
     });
     await driver.machineSetup({});
     expect(bmc.writes[0]).toEqual({
@@ -279,16 +238,11 @@ describe("BlueField-3: boot", () => {
 
 describe("BlueField-3: NIC mode and rshim", () => {
   it("changes the mode with Mode.Set; the BMC reports it after the DPU rebooted", async () => {
-    await bmc.driver.setNicMode("nic");
-    expect(bmc.writes).toEqual([
-      { method: "POST", path: `${S}/Oem/Nvidia/Actions/Mode.Set`, body: { Mode: "NicMode" } },
-    ]);
-    expect(await bmc.driver.nicMode()).toBe("dpu");
-    await bmc.reboot();
-    expect(await bmc.driver.nicMode()).toBe("nic");
-    await bmc.driver.setNicMode("dpu");
-    await bmc.reboot();
-    expect(await bmc.driver.nicMode()).toBe("dpu");
+    await nicModeRoundTrip(bmc, {
+      method: "POST",
+      path: `${S}/Oem/Nvidia/Actions/Mode.Set`,
+      body: { Mode: "NicMode" },
+    });
   });
 
   it("does not send a mode the BMC does not allow", async () => {
@@ -367,19 +321,22 @@ describe("BlueField-3: BIOS", () => {
   });
 
   it("keeps the BMC's text out of a failed UEFI password change", async () => {
-    echoUefiPasswordRequest = true;
-    try {
-      const error = (await bmc.driver
-        .changeUefiPassword("Uefi-Pass-1", "Uefi-Pass-2")
-        .catch((e: unknown) => e)) as Error;
-      expect(hasErrorCode(error, "uefi_password_change_failed")).toBe(true);
-      expect(
-        JSON.stringify({ message: error.message, ...(error as { details?: object }).details }),
-      ).not.toMatch(/Uefi-Pass/);
-      expect(error.message).toContain("PropertyValueFormatError");
-    } finally {
-      echoUefiPasswordRequest = false;
-    }
+    // A BMC that echoes the request in its error, to prove the driver never passes that text on.
+    bmc.intercept("PATCH", "/Bios/Settings", ({ body }) =>
+      bluefieldError(
+        400,
+        { MessageId: "Base.1.8.PropertyValueFormatError", Message: `bad value in ${JSON.stringify(body)}` },
+        `rejected ${JSON.stringify(body)}`,
+      ),
+    );
+    const error = (await bmc.driver
+      .changeUefiPassword("Uefi-Pass-1", "Uefi-Pass-2")
+      .catch((e: unknown) => e)) as Error;
+    expect(hasErrorCode(error, "uefi_password_change_failed")).toBe(true);
+    expect(
+      JSON.stringify({ message: error.message, ...(error as { details?: object }).details }),
+    ).not.toMatch(/Uefi-Pass/);
+    expect(error.message).toContain("PropertyValueFormatError");
   });
 
   it("resets to defaults through ResetEfiVars", async () => {

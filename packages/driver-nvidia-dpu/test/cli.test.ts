@@ -1,16 +1,11 @@
 import { fileURLToPath } from "node:url";
-import type { ConformanceReport } from "@racksmith/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CREDENTIALS, startBmc, type TestBmc } from "./support/bmc.js";
-import { cli, cliJson, FIXTURE_CONFIG, redfishArgs } from "./support/cli.js";
-import { BUNDLED_MODELS, mockupDir } from "./support/paths.js";
+import { type ConformanceReport, useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bluefieldMockup } from "./support/bmc.js";
+import { cli, cliJson } from "./support/cli.js";
+import { BUNDLED_MODELS, FIXTURE_CONFIG, mockupDir } from "./support/paths.js";
 
-let bmc: TestBmc;
-
-beforeAll(async () => {
-  bmc = await startBmc(mockupDir("bluefield-3"));
-});
-afterAll(() => bmc?.stop());
+const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, bluefieldMockup(mockupDir("bluefield-3")));
 
 describe("racksmith driver test (acceptance 4)", () => {
   it.each(BUNDLED_MODELS)("passes on mockups/%s, run from the package folder", async (model) => {
@@ -55,15 +50,13 @@ describe("the config names the package", () => {
   });
 
   it("detects the BlueField through the CLI and applies the configured BIOS profile for its model", async () => {
-    const detected = await cliJson<{ driver: string; candidates: Array<{ name: string; score: number }> }>([
-      ...redfishArgs(bmc.server.url, CREDENTIALS.password),
-      "detect",
-    ]);
+    const detected = await cliJson<{ driver: string; candidates: Array<{ name: string; score: number }> }>(
+      bmc.redfishArgs("detect"),
+    );
     expect(detected.driver).toBe("nvidia-dpu");
-    const status = await cliJson<{ done: boolean; diffs: Array<{ key: string }> }>([
-      ...redfishArgs(bmc.server.url, CREDENTIALS.password),
-      "machine-setup-status",
-    ]);
+    const status = await cliJson<{ done: boolean; diffs: Array<{ key: string }> }>(
+      bmc.redfishArgs("machine-setup-status"),
+    );
     expect(status.diffs.map((d) => d.key)).toContain("L3CachePartitionLevel");
   });
 });

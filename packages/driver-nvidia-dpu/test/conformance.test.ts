@@ -1,8 +1,8 @@
-import { runConformance } from "@racksmith/testkit";
+import { conformanceFailures, conformanceStatuses, runConformance } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import { nvidiaDpuDriver } from "../src/index.js";
 import { conformance } from "../src/testing/index.js";
-import { EXPECTED_STATUSES, failuresOf, statusesOf } from "./support/conformanceExpectations.js";
+import { EXPECTED_STATUSES } from "./support/conformanceExpectations.js";
 import { BUNDLED_MODELS, mockupDir } from "./support/paths.js";
 
 describe.each(BUNDLED_MODELS)("conformance on the bundled %s mockup", (model) => {
@@ -12,9 +12,9 @@ describe.each(BUNDLED_MODELS)("conformance on the bundled %s mockup", (model) =>
       driver: nvidiaDpuDriver,
       mockup: mockupDir(model),
     });
-    expect(failuresOf(report)).toEqual([]);
+    expect(conformanceFailures(report)).toEqual([]);
     expect(report.passed).toBe(true);
-    expect(statusesOf(report)).toEqual(EXPECTED_STATUSES);
+    expect(conformanceStatuses(report)).toEqual(EXPECTED_STATUSES);
     const undeclared = report.results.filter((r) => !r.declared).map((r) => r.capability);
     expect(undeclared).toEqual(["acPowerCycle", "lockdown", "serialConsole", "tpmClear"]);
   });

@@ -1,4 +1,6 @@
-import { redfishStandardDriver, type ServiceProbe, type ServiceRoot } from "@racksmith/core";
+import { redfishStandardDriver } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
+import { serviceProbeOf } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import { DETECTION_SCORE, nvidiaDpuDriver } from "../src/index.js";
 
@@ -14,19 +16,10 @@ function probe(
   root: Omit<ServiceRoot, keyof typeof LINKS>,
   ids: { systems?: string[]; managers?: string[]; chassis?: string[] } = {},
 ): ServiceProbe {
-  const serviceRoot: ServiceRoot = { ...LINKS, ...root };
-  const oemKeys = Object.keys(serviceRoot.Oem ?? {});
-  return {
-    serviceRoot,
-    vendor: serviceRoot.Vendor ?? oemKeys[0],
-    product: serviceRoot.Product,
-    oemKeys,
-    metadata: undefined,
-    systemIds: ids.systems ?? [],
-    managerIds: ids.managers ?? [],
-    chassisIds: ids.chassis ?? [],
-    diagnostics: [],
-  };
+  return serviceProbeOf(
+    { ...LINKS, ...root },
+    { systemIds: ids.systems, managerIds: ids.managers, chassisIds: ids.chassis },
+  );
 }
 
 const score = (p: ServiceProbe) => nvidiaDpuDriver.detect(p.serviceRoot, p);

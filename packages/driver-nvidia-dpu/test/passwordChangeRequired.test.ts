@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DETECTION_SCORE, nvidiaDpuDriver } from "../src/index.js";
-import { CREDENTIALS, startBmc, type TestBmc } from "./support/bmc.js";
+import { bluefieldMockup, CREDENTIALS } from "./support/bmc.js";
 import { mockupDir } from "./support/paths.js";
 
 // A DPU BMC fresh from the factory: every request is refused until the account's password is changed.
-let bmc: TestBmc;
-
-beforeAll(async () => {
-  bmc = await startBmc(mockupDir("bluefield-3"), { auth: "password-change-required" });
-});
-afterAll(() => bmc?.stop());
+const bmc = useDriverMockup(
+  { beforeAll, afterAll, beforeEach },
+  bluefieldMockup(mockupDir("bluefield-3"), { auth: "password-change-required" }),
+);
 
 describe("a BlueField BMC that requires a password change", () => {
   it("is still recognised from its anonymous service root", async () => {

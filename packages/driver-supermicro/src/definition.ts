@@ -1,5 +1,5 @@
 import {
-  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  BIOS_PROFILE_SETTINGS_SCHEMA,
   type BmcDriverDefinition,
   capabilitiesExcept,
   defineBmcDriver,
@@ -16,11 +16,7 @@ export const supermicroDriver: BmcDriverDefinition = defineBmcDriver({
   models: ["SYS-821GE-TNHR", "SYS-121H-TNR"],
   // Everything the contract has except what this hardware lacks.
   capabilities: capabilitiesExcept("dpu"),
-  settingsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { ...BIOS_PROFILE_SETTINGS_PROPERTIES },
-  },
+  settingsSchema: BIOS_PROFILE_SETTINGS_SCHEMA,
   detect: (serviceRoot) => detectSupermicro(serviceRoot),
   create: (client, context) => new SupermicroDriver(client, context),
 });

@@ -17,6 +17,8 @@ export default definePlugin({
   },
 });
 
+/** The core's class (every driver raises the same one), re-exported for code that imported it from here. */
+export { BootOptionNotFoundError } from "@racksmith/core";
 export {
   canonicalAttributeName,
   MACHINE_SETUP_ATTRIBUTES,
@@ -28,7 +30,6 @@ export { detectSupermicro, SUPERMICRO_SCORE } from "./detect/index.js";
 export { SupermicroDriver } from "./driver/index.js";
 export {
   BiosAttributeUnknownError,
-  BootOptionNotFoundError,
   FirmwareUpdateBusyError,
   SerialConsoleNotConfigurableError,
   SystemLockdownActiveError,

@@ -1,27 +1,17 @@
-import { RedfishHttpError } from "@racksmith/core";
-import type { MockupBehavior, MockupResponse } from "@racksmith/testkit";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { RedfishHttpError } from "@racksmith/core/redfish";
+import { type MockupResponse, useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { redfishRefusal } from "../src/testing/index.js";
-import { mockupDir, type RunningBmc, saveResources, startBmc } from "./support/mockups.js";
-import { writeRecorder } from "./support/recorder.js";
+import { supermicroMockup } from "./support/mockups.js";
 
 const BIOS = "/redfish/v1/Systems/1/Bios";
 const SD = `${BIOS}/SD`;
 
 describe("BIOS settings, pending settings and TPM clear (SYS-821GE-TNHR)", () => {
-  const recorder = writeRecorder();
-  let bmc: RunningBmc;
-  let restore: () => void;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"), { before: [recorder] });
-  });
-  afterAll(() => bmc.stop());
-  beforeEach(async () => {
-    recorder.clear();
-    restore = await saveResources(bmc.server.service, [BIOS, SD]);
-  });
-  afterEach(() => restore());
+  const bmc = useDriverMockup(
+    { beforeAll, afterAll, beforeEach },
+    supermicroMockup("sys-821ge-tnhr", { resetPaths: [BIOS, SD] }),
+  );
 
   it("reads no pending settings while Bios/SD has no Attributes", async () => {
     expect(await bmc.server.service.read(SD)).not.toHaveProperty("Attributes");
@@ -30,7 +20,7 @@ describe("BIOS settings, pending settings and TPM clear (SYS-821GE-TNHR)", () =>
 
   it("stages a name on every instance of the attribute with one PATCH of the Bios resource", async () => {
     expect(await bmc.driver.setBios({ TXTSupport: "Enabled", "SR-IOV Support": "Enabled" })).toBeUndefined();
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       {
         method: "PATCH",
         path: BIOS,
@@ -53,7 +43,7 @@ describe("BIOS settings, pending settings and TPM clear (SYS-821GE-TNHR)", () =>
   it("clears pending settings by staging the current values, and a boot applies nothing then", async () => {
     await bmc.driver.setBios({ QuietBoot: false });
     await bmc.driver.clearPendingBios();
-    expect(recorder.writes.at(-1)).toEqual({
+    expect(bmc.writes.at(-1)).toEqual({
       method: "PATCH",
       path: BIOS,
       body: { Attributes: { QuietBoot_002D: true } },
@@ -76,12 +66,12 @@ describe("BIOS settings, pending settings and TPM clear (SYS-821GE-TNHR)", () =>
       status: "INVALID_ARGUMENT",
     });
     await expect(bmc.driver.setBios({})).rejects.toMatchObject({ code: "invalid_argument" });
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
   });
 
   it("requests a TPM clear through PendingOperation; the BIOS performs it at the next boot", async () => {
     await bmc.driver.clearTpm();
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       { method: "PATCH", path: BIOS, body: { Attributes: { PendingOperation_0069: "TPM Clear" } } },
     ]);
     expect(await bmc.driver.pendingBios()).toEqual({ PendingOperation_0069: "TPM Clear" });
@@ -102,29 +92,20 @@ describe("BIOS settings, pending settings and TPM clear (SYS-821GE-TNHR)", () =>
 });
 
 describe("BIOS changes the BMC refuses", () => {
-  let refusal: (() => MockupResponse) | undefined;
-  const refuse: MockupBehavior = {
-    name: "test-refuse-bios",
-    patch: { "/redfish/v1/Systems/*/Bios": () => refusal?.() },
-  };
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-121h-tnr"), { before: [refuse] });
-  });
-  afterAll(() => bmc.stop());
-  afterEach(() => {
-    refusal = undefined;
-  });
+  const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, supermicroMockup("sys-121h-tnr"));
+  /** The BMC's answer to the next PATCH of the Bios resource. */
+  const refuse = (refusal: () => MockupResponse) =>
+    bmc.intercept("PATCH", /\/Systems\/[^/]+\/Bios\/?$/, refusal);
 
   it("surfaces a 400 with its MessageIds", async () => {
-    refusal = () =>
+    refuse(() =>
       redfishRefusal(
         400,
         "Base.1.10.3.PropertyValueNotInList",
         "The value Maybe for QuietBoot#002D is not allowed.",
         ["Maybe", "QuietBoot#002D"],
-      );
+      ),
+    );
     const error = await bmc.driver.setBios({ QuietBoot: "Maybe" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RedfishHttpError);
     expect(error).toMatchObject({
@@ -135,12 +116,13 @@ describe("BIOS changes the BMC refuses", () => {
   });
 
   it("turns the System Lockdown refusal into system_lockdown_enabled", async () => {
-    refusal = () =>
+    refuse(() =>
       redfishRefusal(
         403,
         "SMC.1.0.OemSystemLockdownEnabled",
         "System is in lockdown mode. This action is forbidden.",
-      );
+      ),
+    );
     await expect(bmc.driver.machineSetup({})).rejects.toMatchObject({
       code: "system_lockdown_enabled",
       status: "FAILED_PRECONDITION",

@@ -1,37 +1,17 @@
-import type { MockupBehavior } from "@racksmith/testkit";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { propertyUnknown } from "../src/testing/index.js";
-import { mockupDir, type RunningBmc, saveResources, startBmc } from "./support/mockups.js";
-import { writeRecorder } from "./support/recorder.js";
+import { supermicroMockup } from "./support/mockups.js";
 
 const SYSTEM = "/redfish/v1/Systems/1";
 const FIXED = `${SYSTEM}/Oem/Supermicro/FixedBootOrder`;
 const DISABLED_7 = Array.from({ length: 7 }, () => "Disabled");
 
 describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () => {
-  const recorder = writeRecorder();
-  let refuseBootOrder = false;
-  const firmwareWithoutBootOrderWrites: MockupBehavior = {
-    name: "test-boot-order-unknown",
-    patch: {
-      [SYSTEM]: ({ body }) => (refuseBootOrder && body.Boot ? propertyUnknown("BootOrder") : undefined),
-    },
-  };
-  let bmc: RunningBmc;
-  let restore: () => void;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"), { before: [recorder, firmwareWithoutBootOrderWrites] });
-  });
-  afterAll(() => bmc.stop());
-  beforeEach(async () => {
-    recorder.clear();
-    restore = await saveResources(bmc.server.service, [SYSTEM, FIXED, `${SYSTEM}/BootOptions/Boot0012`]);
-  });
-  afterEach(() => {
-    refuseBootOrder = false;
-    restore();
-  });
+  const bmc = useDriverMockup(
+    { beforeAll, afterAll, beforeEach },
+    supermicroMockup("sys-821ge-tnhr", { resetPaths: [SYSTEM, FIXED, `${SYSTEM}/BootOptions/Boot0012`] }),
+  );
 
   it("lists boot options with the MAC from either spelling of Supermicro's names", async () => {
     const { order, options } = await bmc.driver.bootOptions();
@@ -46,7 +26,7 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
 
   it("boots once with the override target, Once, and the UEFI mode the BMC advertises", async () => {
     await bmc.driver.bootOnce("pxe");
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       {
         method: "PATCH",
         path: SYSTEM,
@@ -67,7 +47,7 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
 
   it("boots hard disk first: Hard Disk, then Network, every other category disabled", async () => {
     await bmc.driver.bootFirst("hdd");
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       {
         method: "PATCH",
         path: FIXED,
@@ -85,7 +65,7 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
   it("boots UEFI HTTP first: Network first with the NVIDIA HTTP device at the front of UEFINetwork", async () => {
     await bmc.driver.bootFirst("uefiHttp");
     const http = "(B26/D0/F0) UEFI HTTP IPv4 Nvidia Network Adapter - B8:3F:D2:5A:10:01 - B83FD25A1001";
-    expect(recorder.writes[0]?.body).toEqual({
+    expect(bmc.writes[0]?.body).toEqual({
       FixedBootOrder: [
         "UEFI Network:(B220/D0/F0) UEFI PXE IPv4 Intel(R) Ethernet Controller X550 - 3CECEF1A2B30",
         "UEFI Hard Disk",
@@ -108,7 +88,7 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
   it("falls back to a continuous override when the BMC has no fixed boot order", async () => {
     bmc.server.service.remove(FIXED);
     await bmc.driver.bootFirst("pxe");
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       {
         method: "PATCH",
         path: SYSTEM,
@@ -126,7 +106,7 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
   it("puts the DPU's HTTP option first in BootOrder and confirms it", async () => {
     expect(await bmc.driver.isBootOrderDpuFirst("B8:3F:D2:5A:10:01")).toBe(false);
     expect(await bmc.driver.setBootOrderDpuFirst("b8:3f:d2:5a:10:01")).toBeUndefined();
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       {
         method: "PATCH",
         path: SYSTEM,
@@ -144,7 +124,7 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
   it("re-enables the DPU's boot option when the fixed boot order disabled it", async () => {
     await bmc.server.service.merge(`${SYSTEM}/BootOptions/Boot0012`, { BootOptionEnabled: false });
     await bmc.driver.setBootOrderDpuFirst("B8:3F:D2:5A:10:01");
-    expect(recorder.writes.map((w) => [w.path, w.body])).toEqual([
+    expect(bmc.writes.map((w) => [w.path, w.body])).toEqual([
       [`${SYSTEM}/BootOptions/Boot0012`, { BootOptionEnabled: true }],
       [SYSTEM, { Boot: { BootOrder: ["Boot0012", "Boot0013", "Boot0011", "Boot0010"] } }],
     ]);
@@ -152,10 +132,13 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
   });
 
   it("uses the fixed boot order when the BMC refuses BootOrder as an unknown property", async () => {
-    refuseBootOrder = true;
+    // Firmware that does not take BootOrder writes.
+    bmc.intercept("PATCH", /\/Systems\/1$/, (write) =>
+      write.body.Boot ? propertyUnknown("BootOrder") : undefined,
+    );
     await bmc.driver.setBootOrderDpuFirst("B8:3F:D2:5A:10:01");
-    expect(recorder.writes.map((w) => w.path)).toEqual([SYSTEM, FIXED]);
-    expect(recorder.writes[1]?.body.UEFINetwork).toEqual([
+    expect(bmc.writes.map((w) => w.path)).toEqual([SYSTEM, FIXED]);
+    expect(bmc.writes[1]?.body.UEFINetwork).toEqual([
       "(B26/D0/F0) UEFI HTTP IPv4 Nvidia Network Adapter - B8:3F:D2:5A:10:01 - B83FD25A1001",
       "(B220/D0/F0) UEFI PXE IPv4 Intel(R) Ethernet Controller X550 - 3CECEF1A2B30",
       "(B26/D0/F0) UEFI PXE IPv4 Nvidia Network Adapter - B8:3F:D2:5A:10:01 - B83FD25A1001",
@@ -171,23 +154,16 @@ describe("boot on SYS-821GE-TNHR (standard BootOrder + fixed boot order)", () =>
     await expect(bmc.driver.setBootOrderDpuFirst("not-a-mac")).rejects.toMatchObject({
       code: "invalid_argument",
     });
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
   });
 });
 
 describe("boot on SYS-121H-TNR (no BootOrder, no override mode: the fixed boot order rules)", () => {
-  const recorder = writeRecorder();
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-121h-tnr"), { before: [recorder] });
-  });
-  afterAll(() => bmc.stop());
-  beforeEach(() => recorder.clear());
+  const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, supermicroMockup("sys-121h-tnr"));
 
   it("boots once without BootSourceOverrideMode, which this firmware does not advertise", async () => {
     await bmc.driver.bootOnce("uefiHttp");
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       {
         method: "PATCH",
         path: SYSTEM,
@@ -198,7 +174,7 @@ describe("boot on SYS-121H-TNR (no BootOrder, no override mode: the fixed boot o
 
   it("boots PXE first with the Mellanox adapter's HTTP device at the front", async () => {
     await bmc.driver.bootFirst("pxe");
-    expect(recorder.writes[0]?.body.UEFINetwork).toEqual([
+    expect(bmc.writes[0]?.body.UEFINetwork).toEqual([
       "(B1/D0/F0) UEFI HTTP IPv4 Mellanox Network Adapter - B8:3F:D2:6B:20:01 - B83FD26B2001",
       "(B3/D0/F0) UEFI PXE IPv4 Intel(R) Ethernet Controller X710 - 3CECEF2C4D50",
       "(B1/D0/F0) UEFI PXE IPv4 Mellanox Network Adapter - B8:3F:D2:6B:20:01 - B83FD26B2001",
@@ -210,7 +186,7 @@ describe("boot on SYS-121H-TNR (no BootOrder, no override mode: the fixed boot o
     await bmc.driver.bootFirst("hdd");
     expect(await bmc.driver.isBootOrderDpuFirst("B8:3F:D2:6B:20:01")).toBe(false);
     await bmc.driver.setBootOrderDpuFirst("B8:3F:D2:6B:20:01");
-    expect(recorder.writes.at(-1)?.path).toBe(FIXED);
+    expect(bmc.writes.at(-1)?.path).toBe(FIXED);
     expect(await bmc.driver.isBootOrderDpuFirst("B8:3F:D2:6B:20:01")).toBe(true);
     expect(await bmc.driver.isBootOrderDpuFirst("3C:EC:EF:2C:4D:50")).toBe(false);
   });

@@ -7,10 +7,17 @@ import type {
   PcieDeviceInfo,
   TriStateStatus,
 } from "@racksmith/core";
-import { MockupServer, presentSharedVendors, sharedMockup } from "@racksmith/testkit";
+import {
+  type ConformanceReport,
+  MockupServer,
+  presentSharedVendors,
+  redfishCliArgs,
+  reportMacs,
+  sharedMockup,
+} from "@racksmith/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, cliJson } from "./support/cli.js";
-import { CREDENTIALS, MODELS, PACKAGE_DIR } from "./support/mockups.js";
+import { MODELS, PACKAGE_DIR } from "./support/mockups.js";
 
 const CONFIG = fileURLToPath(new URL("./fixtures/racksmith.yaml", import.meta.url));
 const MISSPELT_CONFIG = fileURLToPath(new URL("./fixtures/misspelt-settings.yaml", import.meta.url));
@@ -38,16 +45,10 @@ describe("racksmith drivers list with the package named in the config", () => {
 
 describe.each(MODELS)("racksmith driver test on the bundled %s mockup", (model) => {
   it("exits 0 with every capability passing or honestly not supported", async () => {
-    const run = await cli(
-      ["driver", "test", "@racksmith/driver-supermicro", "--mockup", `mockups/${model}`, "--json"],
+    const report = await cliJson<ConformanceReport>(
+      ["driver", "test", "@racksmith/driver-supermicro", "--mockup", `mockups/${model}`],
       PACKAGE_DIR,
     );
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as {
-      driver: string;
-      passed: boolean;
-      results: Array<{ status: string }>;
-    };
     expect(report).toMatchObject({ driver: "supermicro", passed: true });
     expect(report.results.filter((r) => r.status === "fail")).toEqual([]);
   });
@@ -61,23 +62,12 @@ const captured = presentSharedVendors("the CLI acceptance checks on the real Sup
 describe("racksmith redfish on the real Supermicro capture (SYS-821GE-TNHR, BMC 11.01.01, BIOS 1.4)", () => {
   let server: MockupServer | undefined;
   const redfish = <T>(...op: string[]): Promise<T> =>
-    cliJson<T>([
-      "redfish",
-      "--config",
-      CONFIG,
-      "--address",
-      server?.url ?? "",
-      "--username",
-      CREDENTIALS.username,
-      "--password",
-      CREDENTIALS.password,
-      ...op,
-    ]);
+    cliJson<T>(redfishCliArgs({ url: server?.url ?? "", config: CONFIG }, ...op));
 
   beforeAll(async () => {
     const root = sharedMockup("supermicro");
     // A plain mockup server, as `racksmith mockup serve` runs it: no vendor behaviors.
-    if (root) server = await MockupServer.start({ root, auth: "basic", credentials: CREDENTIALS });
+    if (root) server = await MockupServer.start({ root, auth: "basic" });
   });
   afterAll(() => server?.stop());
 
@@ -109,13 +99,11 @@ describe("racksmith redfish on the real Supermicro capture (SYS-821GE-TNHR, BMC 
     "has unique manager and system MACs, power On and more than 8 BIOS attributes",
     async () => {
       const report = await redfish<ExplorationReport>("explore");
-      const managerMacs = report.managers.flatMap((m) => m.ethernetInterfaces.map((i) => i.mac));
-      const systemMacs = report.systems.flatMap((s) => s.ethernetInterfaces.map((i) => i.mac));
-      expect(managerMacs.length).toBeGreaterThan(0);
-      expect(systemMacs.length).toBeGreaterThan(0);
-      const macs = [...managerMacs, ...systemMacs];
-      expect(macs.every(Boolean)).toBe(true);
-      expect(new Set(macs).size).toBe(macs.length);
+      const macs = reportMacs(report);
+      expect(macs.managers.length).toBeGreaterThan(0);
+      expect(macs.systems.length).toBeGreaterThan(0);
+      expect(macs.all.every(Boolean)).toBe(true);
+      expect(new Set(macs.all).size).toBe(macs.all.length);
       expect(report.driver.name).toBe("supermicro");
       expect(await redfish<{ powerState: string }>("power-state")).toEqual({ powerState: "On" });
       expect(Object.keys(await redfish<BiosAttributes>("bios")).length).toBeGreaterThan(8);

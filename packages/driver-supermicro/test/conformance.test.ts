@@ -1,5 +1,11 @@
-import { BMC_CAPABILITIES } from "@racksmith/core";
-import { presentSharedVendors, runConformance, sharedMockup } from "@racksmith/testkit";
+import {
+  conformanceFailures,
+  conformanceStatuses,
+  expectedConformanceStatuses,
+  presentSharedVendors,
+  runConformance,
+  sharedMockup,
+} from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import { supermicroDriver } from "../src/index.js";
 import { conformance } from "../src/testing/index.js";
@@ -8,21 +14,12 @@ import { type BundledModel, MODELS, mockupDir } from "./support/mockups.js";
 /** Runs the shared suite with this package's profile; returns capability → status. */
 async function conformanceOn(mockup: string): Promise<Record<string, string>> {
   const report = await runConformance({ ...conformance.supermicro, driver: supermicroDriver, mockup });
-  expect(report.results.filter((r) => r.status === "fail")).toEqual([]);
+  expect(conformanceFailures(report)).toEqual([]);
   expect(report.passed).toBe(true);
-  return Object.fromEntries(report.results.map((r) => [r.capability, r.status]));
+  return conformanceStatuses(report);
 }
 
 /** Every check passes except the DPU operations and, where the firmware lacks the OEM action, AC cycle. */
-function expected(notSupported: readonly string[]): Record<string, string> {
-  return Object.fromEntries(
-    ["detect", "explore", ...BMC_CAPABILITIES].map((c) => [
-      c,
-      notSupported.includes(c) ? "not_supported" : "pass",
-    ]),
-  );
-}
-
 const NOT_SUPPORTED: Record<BundledModel, readonly string[]> = {
   // Like the real X13 capture, this firmware does not offer OemSystemExtensions.Reset.
   "sys-821ge-tnhr": ["acPowerCycle", "dpu"],
@@ -31,7 +28,7 @@ const NOT_SUPPORTED: Record<BundledModel, readonly string[]> = {
 
 describe.each(MODELS)("conformance suite on the bundled %s mockup", (model) => {
   it("passes every declared capability and refuses the rest", async () => {
-    expect(await conformanceOn(mockupDir(model))).toEqual(expected(NOT_SUPPORTED[model]));
+    expect(await conformanceOn(mockupDir(model))).toEqual(expectedConformanceStatuses(NOT_SUPPORTED[model]));
   });
 });
 
@@ -39,6 +36,8 @@ const captured = presentSharedVendors("the conformance suite on the real Supermi
 
 describe("conformance suite on the real Supermicro capture", () => {
   it.skipIf(captured.length === 0)("passes every declared capability and refuses the rest", async () => {
-    expect(await conformanceOn(sharedMockup("supermicro") ?? "")).toEqual(expected(["acPowerCycle", "dpu"]));
+    expect(await conformanceOn(sharedMockup("supermicro") ?? "")).toEqual(
+      expectedConformanceStatuses(["acPowerCycle", "dpu"]),
+    );
   });
 });

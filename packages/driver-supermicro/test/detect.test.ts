@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { redfishStandardDriver, type ServiceProbe, type ServiceRoot, selectDriver } from "@racksmith/core";
+import { redfishStandardDriver, selectDriver } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
+import { serviceProbeOf } from "@racksmith/testkit";
 import { describe, expect, it } from "vitest";
 import { SUPERMICRO_SCORE, supermicroDriver } from "../src/index.js";
 import { MODELS, mockupDir } from "./support/mockups.js";
@@ -16,18 +18,7 @@ function root(fields: Partial<ServiceRoot>): ServiceRoot {
 }
 
 function probe(serviceRoot: ServiceRoot, ids: Partial<ServiceProbe> = {}): ServiceProbe {
-  return {
-    serviceRoot,
-    vendor: serviceRoot.Vendor ?? Object.keys(serviceRoot.Oem ?? {})[0],
-    product: serviceRoot.Product,
-    oemKeys: Object.keys(serviceRoot.Oem ?? {}),
-    metadata: undefined,
-    systemIds: ["1"],
-    managerIds: ["1"],
-    chassisIds: ["1"],
-    diagnostics: [],
-    ...ids,
-  };
+  return serviceProbeOf(serviceRoot, { systemIds: ["1"], managerIds: ["1"], chassisIds: ["1"], ...ids });
 }
 
 // Service roots as each vendor's BMC publishes them (only the fields detection looks at).

@@ -1,30 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CREDENTIALS, mockupDir, type RunningBmc, startBmc } from "./support/mockups.js";
+import { useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { supermicroMockup } from "./support/mockups.js";
 
 describe("a BMC that demands a password change first", () => {
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"), { auth: "password-change-required" });
-  });
-  afterAll(() => bmc.stop());
+  const bmc = useDriverMockup(
+    { beforeAll, afterAll, beforeEach },
+    supermicroMockup("sys-821ge-tnhr", { auth: "password-change-required" }),
+  );
 
   it("fails with password_change_required and never shows the password", async () => {
     const error = await bmc.driver.lockdownStatus().catch((e: unknown) => e as Error);
     expect(error).toMatchObject({ code: "password_change_required", status: "PERMISSION_DENIED" });
-    expect(JSON.stringify(error)).not.toContain(CREDENTIALS.password);
-    expect(String((error as Error).message)).not.toContain(CREDENTIALS.password);
+    expect(JSON.stringify(error)).not.toContain(bmc.credentials.password);
+    expect(String((error as Error).message)).not.toContain(bmc.credentials.password);
   });
 });
 
 describe("accounts, logs and transient BMC errors (SYS-821GE-TNHR)", () => {
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"));
-  });
-  afterAll(() => bmc.stop());
-  afterEach(() => bmc.server.clearFaults());
+  const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, supermicroMockup("sys-821ge-tnhr"));
 
   it("checks the BMC's password length limits before sending anything", async () => {
     const writes = () => (bmc.server.stats.byMethod.POST ?? 0) + (bmc.server.stats.byMethod.PATCH ?? 0);

@@ -1,27 +1,14 @@
-import type { MultipartUpload } from "@racksmith/core";
-import type { MockupBehavior, MockupResponse } from "@racksmith/testkit";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { MultipartUpload } from "@racksmith/core/redfish";
+import { useDriverMockup } from "@racksmith/testkit";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { redfishRefusal } from "../src/testing/index.js";
-import { mockupDir, type RunningBmc, startBmc } from "./support/mockups.js";
+import { supermicroMockup } from "./support/mockups.js";
 
 const IMAGE = { filename: "BIOS_X13DEG-OAD_1.6.bin", data: new Uint8Array([1, 2, 3, 4]) };
 
 describe("firmware updates (SYS-821GE-TNHR)", () => {
-  let refusal: (() => MockupResponse) | undefined;
-  const refuse: MockupBehavior = {
-    name: "test-refuse-update",
-    actions: { "#UpdateService.SimpleUpdate": () => refusal?.() },
-  };
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"), { before: [refuse] });
-  });
-  afterAll(() => bmc.stop());
-  afterEach(() => {
-    refusal = undefined;
-    vi.restoreAllMocks();
-  });
+  const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, supermicroMockup("sys-821ge-tnhr"));
+  afterEach(() => vi.restoreAllMocks());
 
   function captureUploads(): MultipartUpload[] {
     const uploads: MultipartUpload[] = [];
@@ -109,20 +96,22 @@ describe("firmware updates (SYS-821GE-TNHR)", () => {
   });
 
   it("says firmware_update_busy when an update is already running", async () => {
-    refusal = () =>
-      redfishRefusal(400, "SMC.1.0.OemBiosUpdateIsInProgress", "The BIOS Update was in progress.");
+    bmc.intercept("POST", "UpdateService.SimpleUpdate", () =>
+      redfishRefusal(400, "SMC.1.0.OemBiosUpdateIsInProgress", "The BIOS Update was in progress."),
+    );
     await expect(
       bmc.driver.updateFirmware({ method: "simpleUpdate", imageUri: "http://192.0.2.10/bios.bin" }),
     ).rejects.toMatchObject({ code: "firmware_update_busy", status: "UNAVAILABLE" });
   });
 
   it("says system_lockdown_enabled when System Lockdown blocks updates", async () => {
-    refusal = () =>
+    bmc.intercept("POST", "UpdateService.SimpleUpdate", () =>
       redfishRefusal(
         403,
         "SMC.1.0.OemSystemLockdownEnabled",
         "System is in lockdown mode. This action is forbidden.",
-      );
+      ),
+    );
     await expect(
       bmc.driver.updateFirmware({ method: "simpleUpdate", imageUri: "http://192.0.2.10/bios.bin" }),
     ).rejects.toMatchObject({ code: "system_lockdown_enabled" });

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mockupDir, type RunningBmc, saveResources, startBmc } from "./support/mockups.js";
-import { writeRecorder } from "./support/recorder.js";
+import { useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { supermicroMockup } from "./support/mockups.js";
 
 const SYSTEM = "/redfish/v1/Systems/1";
 const MANAGER = "/redfish/v1/Managers/1";
@@ -11,32 +11,14 @@ const CHASSIS = "/redfish/v1/Chassis";
 const PG535 = `${CHASSIS}/ProcessorModule_0`;
 
 describe("lockdown (SYS-821GE-TNHR)", () => {
-  const recorder = writeRecorder();
-  let bmc: RunningBmc;
-  let restore: () => void;
+  const bmc = useDriverMockup(
+    { beforeAll, afterAll, beforeEach },
+    supermicroMockup("sys-821ge-tnhr", {
+      resetPaths: [SYSTEM, MANAGER, SYS_LOCKDOWN, KCS, HOST_INTERFACE, CHASSIS, PG535],
+    }),
+  );
 
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"), { before: [recorder] });
-  });
-  afterAll(() => bmc.stop());
-  beforeEach(async () => {
-    restore = await saveResources(bmc.server.service, [
-      SYSTEM,
-      MANAGER,
-      SYS_LOCKDOWN,
-      KCS,
-      HOST_INTERFACE,
-      CHASSIS,
-      PG535,
-    ]);
-    recorder.clear();
-  });
-  afterEach(() => {
-    restore();
-    bmc.server.clearFaults();
-  });
-
-  const writes = () => recorder.writes.map((w) => [w.path, w.body]);
+  const writes = () => bmc.writes.map((w) => [w.path, w.body]);
 
   it("starts disabled: System Lockdown off, KCS Administrator, host interface on", async () => {
     expect(await bmc.driver.lockdownStatus()).toEqual({
@@ -56,14 +38,14 @@ describe("lockdown (SYS-821GE-TNHR)", () => {
       state: "enabled",
       message: "SysLockdownEnabled=true, KCS privilege=Callback, host interface=off",
     });
-    recorder.clear();
+    bmc.clearWrites();
     await bmc.driver.setLockdown(true);
     expect(writes()).toEqual([]);
   });
 
   it("disables in reverse: System Lockdown off first, then KCS, then the host interface", async () => {
     await bmc.driver.setLockdown(true);
-    recorder.clear();
+    bmc.clearWrites();
     await bmc.driver.setLockdown(false);
     expect(writes()).toEqual([
       [SYS_LOCKDOWN, { SysLockdownEnabled: false }],
@@ -153,7 +135,7 @@ describe("lockdown (SYS-821GE-TNHR)", () => {
 
   it("stops at a refused System Lockdown change: nothing else is unlocked", async () => {
     await bmc.driver.setLockdown(true);
-    recorder.clear();
+    bmc.clearWrites();
     bmc.server.addFault({ path: SYS_LOCKDOWN, method: "PATCH", status: 409, count: 1 });
     await expect(bmc.driver.setLockdown(false)).rejects.toMatchObject({ httpStatus: 409, status: "ABORTED" });
     expect(writes()).toEqual([]);

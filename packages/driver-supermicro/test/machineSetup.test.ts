@@ -1,23 +1,16 @@
+import { useDriverMockup } from "@racksmith/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mockupDir, type RunningBmc, saveResources, startBmc } from "./support/mockups.js";
-import { writeRecorder } from "./support/recorder.js";
+import { supermicroMockup } from "./support/mockups.js";
 
 const PERFORMANCE = { performance: { "Package C State": "C0/C1 state" } };
 const DPU_821GE = "B8:3F:D2:5A:10:01";
 const DPU_121H = "b8-3f-d2-6b-20-01";
 
 describe("machine setup on SYS-821GE-TNHR (X13 keys Name_XXXX, standard boot order)", () => {
-  const recorder = writeRecorder();
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"), {
-      before: [recorder],
-      settings: { biosProfiles: { "SYS-821GE-TNHR": PERFORMANCE } },
-    });
-  });
-  afterAll(() => bmc.stop());
-  beforeEach(() => recorder.clear());
+  const bmc = useDriverMockup(
+    { beforeAll, afterAll, beforeEach },
+    supermicroMockup("sys-821ge-tnhr", { settings: { biosProfiles: { "SYS-821GE-TNHR": PERFORMANCE } } }),
+  );
 
   const BIOS_CHANGES = {
     QuietBoot_002D: false,
@@ -44,13 +37,13 @@ describe("machine setup on SYS-821GE-TNHR (X13 keys Name_XXXX, standard boot ord
       { key: "PackageCState_3D25", expected: "C0/C1 state", actual: "Auto" },
       { key: "BootOrder", expected: `boot from ${DPU_821GE} first`, actual: "another device first" },
     ]);
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
   });
 
   it("PATCHes the changed attributes on the Bios resource, then puts the DPU's HTTP option first", async () => {
     const result = await bmc.driver.machineSetup({ bootInterfaceMac: DPU_821GE });
     expect(result).toEqual({ rebootRequired: true });
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       { method: "PATCH", path: "/redfish/v1/Systems/1/Bios", body: { Attributes: BIOS_CHANGES } },
       {
         method: "PATCH",
@@ -76,7 +69,7 @@ describe("machine setup on SYS-821GE-TNHR (X13 keys Name_XXXX, standard boot ord
 
   it("changes nothing and needs no reboot when run again", async () => {
     expect(await bmc.driver.machineSetup({ bootInterfaceMac: DPU_821GE })).toEqual({ rebootRequired: false });
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
   });
 
   it("lets an explicit profile win over the configured one", async () => {
@@ -90,7 +83,7 @@ describe("machine setup on SYS-821GE-TNHR (X13 keys Name_XXXX, standard boot ord
       code: "bios_attribute_unknown",
       details: { names: ["SubNumaClustering"] },
     });
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
     expect((await bmc.driver.machineSetupStatus(options)).diffs).toEqual([
       { key: "Hyper_Threading_ALL__F27F", expected: "Disable", actual: "Enable" },
       { key: "SubNumaClustering", expected: "Enable", actual: "(missing)" },
@@ -100,14 +93,14 @@ describe("machine setup on SYS-821GE-TNHR (X13 keys Name_XXXX, standard boot ord
   it("asks for a reboot and a second run while the DPU's boot option is not listed yet", async () => {
     const unlisted = "B8:3F:D2:5A:10:02";
     expect(await bmc.driver.machineSetup({ bootInterfaceMac: unlisted })).toEqual({ rebootRequired: true });
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
     expect((await bmc.driver.machineSetupStatus({ bootInterfaceMac: unlisted })).diffs).toEqual([
       { key: "BootOrder", expected: `boot from ${unlisted} first`, actual: "another device first" },
     ]);
   });
 
   it("includes the serial console when SOL is not at the defaults", async () => {
-    const restore = await saveResources(bmc.server.service, ["/redfish/v1/Managers/1/SerialInterfaces/1"]);
+    const restore = await bmc.save(["/redfish/v1/Managers/1/SerialInterfaces/1"]);
     await bmc.server.service.merge("/redfish/v1/Managers/1/SerialInterfaces/1", { BitRate: "9600" });
     try {
       expect((await bmc.driver.machineSetupStatus({})).diffs).toEqual([
@@ -125,17 +118,11 @@ describe("machine setup on SYS-821GE-TNHR (X13 keys Name_XXXX, standard boot ord
 });
 
 describe("machine setup on SYS-121H-TNR (older keys Name#XXXX, fixed boot order only)", () => {
-  const recorder = writeRecorder();
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-121h-tnr"), { before: [recorder] });
-  });
-  afterAll(() => bmc.stop());
+  const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, supermicroMockup("sys-121h-tnr"));
 
   it("writes the older attribute keys and puts the DPU's HTTP device first in the fixed boot order", async () => {
     expect(await bmc.driver.machineSetup({ bootInterfaceMac: DPU_121H })).toEqual({ rebootRequired: true });
-    expect(recorder.writes).toEqual([
+    expect(bmc.writes).toEqual([
       {
         method: "PATCH",
         path: "/redfish/v1/Systems/1/Bios",

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mockupDir, type RunningBmc, startBmc } from "./support/mockups.js";
+import { useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { supermicroMockup } from "./support/mockups.js";
 
 describe("AC power cycle on SYS-121H-TNR (OemSystemExtensions.Reset advertised)", () => {
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-121h-tnr"));
-  });
-  afterAll(() => bmc.stop());
+  const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, supermicroMockup("sys-121h-tnr"));
 
   it("posts ResetType ACCycle to the OEM action, and the host boots with staged BIOS settings applied", async () => {
     await bmc.driver.power("ForceOff");
@@ -34,12 +30,7 @@ describe("AC power cycle on SYS-121H-TNR (OemSystemExtensions.Reset advertised)"
 });
 
 describe("AC power cycle on SYS-821GE-TNHR (action not advertised)", () => {
-  let bmc: RunningBmc;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"));
-  });
-  afterAll(() => bmc.stop());
+  const bmc = useDriverMockup({ beforeAll, afterAll, beforeEach }, supermicroMockup("sys-821ge-tnhr"));
 
   it("tries the conventional OEM target and says not supported when the BMC has no such action", async () => {
     await expect(bmc.driver.power("ACPowercycle")).rejects.toMatchObject({

@@ -1,24 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mockupDir, type RunningBmc, saveResources, startBmc } from "./support/mockups.js";
-import { writeRecorder } from "./support/recorder.js";
+import { useDriverMockup } from "@racksmith/testkit";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { supermicroMockup } from "./support/mockups.js";
 
 const SYSTEM = "/redfish/v1/Systems/1";
 const PORT = "/redfish/v1/Managers/1/SerialInterfaces/1";
 
 describe("serial console (read-only on Supermicro)", () => {
-  const recorder = writeRecorder();
-  let bmc: RunningBmc;
-  let restore: () => void;
-
-  beforeAll(async () => {
-    bmc = await startBmc(mockupDir("sys-821ge-tnhr"), { before: [recorder] });
-  });
-  afterAll(() => bmc.stop());
-  beforeEach(async () => {
-    restore = await saveResources(bmc.server.service, [SYSTEM, PORT]);
-    recorder.clear();
-  });
-  afterEach(() => restore());
+  const bmc = useDriverMockup(
+    { beforeAll, afterAll, beforeEach },
+    supermicroMockup("sys-821ge-tnhr", { resetPaths: [SYSTEM, PORT] }),
+  );
 
   it("is enabled with SSH console, sessions allowed and the SOL port at 115200 8N1; setup writes nothing", async () => {
     expect(await bmc.driver.serialConsoleStatus()).toEqual({
@@ -26,7 +17,7 @@ describe("serial console (read-only on Supermicro)", () => {
       message: "enabled: SSH serial console, console sessions allowed, SOL serial port, SOL port defaults",
     });
     await bmc.driver.setupSerialConsole();
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
   });
 
   it("is partial when the SOL port differs from the defaults, and setup says it cannot fix that", async () => {
@@ -40,7 +31,7 @@ describe("serial console (read-only on Supermicro)", () => {
       code: "serial_console_not_configurable",
       status: "FAILED_PRECONDITION",
     });
-    expect(recorder.writes).toEqual([]);
+    expect(bmc.writes).toEqual([]);
   });
 
   it("is disabled when SSH console, sessions and the SOL port are all off", async () => {

@@ -3,10 +3,13 @@ import {
   type BmcDriverDefinition,
   collectRegistrations,
   connectBmc,
-  type HealthReport,
-  RedfishClient,
   redfishStandardDriver,
 } from "@racksmith/core";
+import type { HealthReport } from "@racksmith/core/health";
+import { RedfishClient } from "@racksmith/core/redfish";
+import dell from "@racksmith/driver-dell";
+import lenovo from "@racksmith/driver-lenovo";
+import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
 import {
   BmcMonitor,
   type Database,
@@ -14,11 +17,8 @@ import {
   migrate,
   openDatabase,
   resolveMonitorConfig,
-} from "@racksmith/core/server";
-import dell from "@racksmith/driver-dell";
-import lenovo from "@racksmith/driver-lenovo";
-import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
-import { type Fleet, generateScenario, startFleet } from "@racksmith/testkit";
+} from "@racksmith/server";
+import { type Fleet, generateScenario, startFleet } from "@racksmith/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Issue 7's acceptance: a virtual BMC whose fan crosses its critical threshold gets a BmcSensor alert with

@@ -4,11 +4,10 @@ import { dirname, join } from "node:path";
 import {
   type BmcDriverDefinition,
   collectRegistrations,
-  probeService,
-  RedfishClient,
   redfishStandardDriver,
   selectDriver,
 } from "@racksmith/core";
+import { probeService, RedfishClient } from "@racksmith/core/redfish";
 import dell from "@racksmith/driver-dell";
 import hpe from "@racksmith/driver-hpe";
 import lenovo from "@racksmith/driver-lenovo";

@@ -1,6 +1,6 @@
 import { runCliJson } from "@racksmith/cli";
-import type { EndpointSummary, ManagedHostView } from "@racksmith/core/server";
-import { type Fleet, generateScenario, startFleet } from "@racksmith/testkit";
+import type { EndpointSummary, ManagedHostView } from "@racksmith/server";
+import { type Fleet, generateScenario, startFleet } from "@racksmith/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { Site } from "./support/site.js";

@@ -1,14 +1,13 @@
 import {
-  BmcConnectionPool,
   type BmcDriverDefinition,
   type ConnectedBmc,
   collectRegistrations,
   connectBmc,
   type ExplorationReport,
   normalizeMac,
-  RedfishClient,
   redfishStandardDriver,
 } from "@racksmith/core";
+import { BmcConnectionPool, RedfishClient } from "@racksmith/core/redfish";
 import dell from "@racksmith/driver-dell";
 import hpe from "@racksmith/driver-hpe";
 import lenovo from "@racksmith/driver-lenovo";
@@ -20,7 +19,7 @@ import {
   generateScenario,
   startFleet,
   type VirtualBmc,
-} from "@racksmith/testkit";
+} from "@racksmith/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Every vendor driver loaded together, as an operator with all of them in racksmith.yaml would have.

@@ -5,8 +5,8 @@ import {
   type MachineView,
   type ManagedHostView,
   machineIdFor,
-} from "@racksmith/core/server";
-import { type Fleet, generateScenario, startFleet, type VirtualBmc } from "@racksmith/testkit";
+} from "@racksmith/server";
+import { type Fleet, generateScenario, startFleet, type VirtualBmc } from "@racksmith/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { Site } from "./support/site.js";

@@ -1,6 +1,6 @@
 import { runCliInMemory, runCliJson } from "@racksmith/cli";
-import type { HealthReport } from "@racksmith/core";
-import type { VirtualBmc } from "@racksmith/testkit";
+import type { HealthReport } from "@racksmith/core/health";
+import type { VirtualBmc } from "@racksmith/simulator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { simulatedSite } from "./support/simulatedSite.js";

@@ -1,5 +1,5 @@
 import { runCliJson } from "@racksmith/cli";
-import type { InstanceView } from "@racksmith/core/server";
+import type { InstanceView } from "@racksmith/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { restJson } from "./support/rest.js";

@@ -1,10 +1,6 @@
 import { runCliJson } from "@racksmith/cli";
-import {
-  type InstanceView,
-  invalidTransitions,
-  type MachineDetail,
-  type ObjectStateView,
-} from "@racksmith/core/server";
+import type { ObjectStateView } from "@racksmith/core/engine";
+import { type InstanceView, invalidTransitions, type MachineDetail } from "@racksmith/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { simulatedSite } from "./support/simulatedSite.js";

@@ -2,15 +2,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fastTimings, registerFleet, writeSimulatedSite } from "@racksmith/cli";
-import { invalidTransitions, type MachineDetail, type MachineView } from "@racksmith/core/server";
+import { invalidTransitions, type MachineDetail, type MachineView } from "@racksmith/server";
 import {
   type Fleet,
+  fastTimings,
   generateScenario,
+  registerFleet,
   type SimulatedAgents,
   startFleet,
   startSimulatedAgents,
-} from "@racksmith/testkit";
+  writeSimulatedSite,
+} from "@racksmith/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServeProcess, startServe } from "./support/serveProcess.js";
 import { ALL_DRIVERS } from "./support/simulatedSite.js";

@@ -1,5 +1,5 @@
 import { runCliJson } from "@racksmith/cli";
-import type { InstanceView } from "@racksmith/core/server";
+import type { InstanceView } from "@racksmith/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { restJson } from "./support/rest.js";
@@ -169,7 +169,11 @@ describe("NVLink tenant isolation through NMX-M", () => {
         const shown = await cli<Partition & { reason?: string }>("nvlink-partition", "show", second.id);
         return shown.state === "Error" && seen;
       },
-      { what: "the failed create as the host's reason and the partition in Error", timeoutMs: 180_000, everyMs: 250 },
+      {
+        what: "the failed create as the host's reason and the partition in Error",
+        timeoutMs: 180_000,
+        everyMs: 250,
+      },
     );
     expect(outcome.label).toBe("assigned/waitingForNetworkConfig");
     const waiting = await cli<InstanceView>("instance", "show", instance.id);

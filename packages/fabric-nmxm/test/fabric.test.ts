@@ -1,4 +1,4 @@
-import { NVLINK_DEFAULT_PARTITION_NUMBER, type NvLinkOperationStatus } from "@racksmith/core";
+import { NVLINK_DEFAULT_PARTITION_NUMBER, type NvLinkOperationStatus } from "@racksmith/core/nvlink";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { domainUuid } from "../src/simulator/index.js";
 import { failure, freeGpus, type Harness, startHarness } from "./support.js";

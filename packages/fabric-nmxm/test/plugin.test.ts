@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { NvLinkFabricDefinition, PluginRegistry } from "@racksmith/core";
-import { PluginHost } from "@racksmith/core/server";
+import { collectRegistrations, type PluginRegistry } from "@racksmith/core";
+import type { NvLinkFabricDefinition } from "@racksmith/core/nvlink";
 import { describe, expect, it } from "vitest";
 import plugin, { nmxmFabric } from "../src/index.js";
 
@@ -18,10 +18,14 @@ describe("plugin manifest", () => {
     expect(nmxmFabric.configSchema).toMatchObject({ required: ["endpoint", "passwordFile"] });
   });
 
-  it("loads into the plugin host", async () => {
-    const host = new PluginHost();
-    await host.register(plugin, "@racksmith/fabric-nmxm");
-    expect(host.nvlinkFabrics().map((entry) => entry.definition.name)).toEqual(["nmxm"]);
-    await expect(host.register(plugin, "again")).rejects.toThrow(/already registered/);
+  it("contributes the nmxm fabric and nothing else through a full registry", async () => {
+    const registered = await collectRegistrations(plugin);
+    expect(registered.nvlinkFabrics.map((definition) => definition.name)).toEqual(["nmxm"]);
+    expect(registered).toMatchObject({
+      bmcDrivers: [],
+      healthProbes: [],
+      validationRunners: [],
+      infinibandFabrics: [],
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Logger, NvLinkFabric } from "@racksmith/core";
+import type { Logger } from "@racksmith/core";
+import type { NvLinkFabric } from "@racksmith/core/nvlink";
 import { createNmxmFabric } from "../src/index.js";
 import { NmxmSimulator, type NmxmSimulatorOptions } from "../src/simulator/index.js";
 

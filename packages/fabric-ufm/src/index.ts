@@ -17,6 +17,33 @@ export default definePlugin({
   },
 });
 
-export * from "./client/index.js";
-export * from "./config/index.js";
+export {
+  type UfmBindRequest,
+  UfmClient,
+  type UfmClientAuth,
+  type UfmClientOptions,
+  type UfmMembership,
+  type UfmPartition,
+  type UfmPartitionGuid,
+  type UfmPartitionOptions,
+  type UfmPort,
+  type UfmQosConf,
+  type UfmQosRequest,
+  type UfmRawResponse,
+  type UfmRequestOptions,
+  type UfmSmConfig,
+  type UfmTlsOptions,
+  type UfmUnbindRequest,
+  type UfmVersion,
+} from "./client/index.js";
+export {
+  parseUfmFabricConfig,
+  readUfmCredentials,
+  UFM_AUTH_MODES,
+  UFM_CONFIG_KEY,
+  UFM_CONFIG_SCHEMA,
+  type UfmAuthMode,
+  type UfmCredentials,
+  type UfmFabricConfig,
+} from "./config/index.js";
 export { UfmInfiniBandFabric, ufmFabric } from "./fabric/index.js";

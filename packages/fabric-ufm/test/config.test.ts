@@ -1,6 +1,7 @@
 import { chmodSync } from "node:fs";
 import { join } from "node:path";
-import type { InfiniBandFabricDefinition, PluginRegistry } from "@racksmith/core";
+import type { PluginRegistry } from "@racksmith/core";
+import type { InfiniBandFabricDefinition } from "@racksmith/core/infiniband";
 import { describe, expect, it } from "vitest";
 import plugin, { parseUfmFabricConfig, ufmFabric } from "../src/index.js";
 import { UfmSimulator } from "../src/simulator/index.js";

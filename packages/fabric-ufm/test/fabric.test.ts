@@ -1,4 +1,5 @@
-import { checkInfiniBandFabricSecurity, DEFAULT_PKEY, hasErrorCode } from "@racksmith/core";
+import { hasErrorCode } from "@racksmith/core";
+import { checkInfiniBandFabricSecurity, DEFAULT_PKEY } from "@racksmith/core/infiniband";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { UfmInfiniBandFabric } from "../src/fabric/index.js";
 import { UfmSimulator } from "../src/simulator/index.js";

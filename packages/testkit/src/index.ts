@@ -1,17 +1,133 @@
 /**
  * `@racksmith/testkit` — what driver developers test with: the stateful Redfish mockup server (and the
- * transport-free `MockupService` behind it), the mockup recorder, and the driver conformance suite.
+ * transport-free `MockupService` behind it), the driver mockup harness, the mockup recorder, the driver
+ * conformance suite and the shared vendor captures. Fleets of virtual BMCs and simulated agents live in
+ * `@racksmith/simulator`.
  */
-export * from "./conformance/index.js";
-export * from "./mockup/index.js";
-export * from "./recorder/index.js";
 
 import { fileURLToPath } from "node:url";
 
+export {
+  CAPABILITY_CHECKS,
+  type CapabilityCheck,
+  type CheckContext,
+  CONFORMANCE_CHECKS,
+  type ConformanceExpectations,
+  ConformanceFailure,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceResult,
+  type ConformanceStatus,
+  conformanceFailures,
+  conformanceStatuses,
+  type DriverConformanceProfile,
+  expectedConformanceStatuses,
+  loadConformanceProfiles,
+  runConformance,
+} from "./conformance/index.js";
+export {
+  type DriverFactory,
+  DriverMockup,
+  type DriverMockupHooks,
+  type DriverMockupOptions,
+  type RecordedWrite,
+  type RedfishCliTarget,
+  type ReportMacs,
+  redfishCliArgs,
+  reportMacs,
+  serviceProbeOf,
+  startDriverMockup,
+  useDriverMockup,
+  WriteRecorder,
+  type WriteResponder,
+} from "./driverMockup/index.js";
+export {
+  BASE_REGISTRY,
+  type BaseMessageName,
+  baseMessage,
+  type CreatedMember,
+  type CreatedTask,
+  compileGlob,
+  createSelfSignedCertificate,
+  DEFAULT_LOCKOUT_DURATION_MS,
+  DEFAULT_MOCKUP_CREDENTIALS,
+  deepMerge,
+  detectMockupLayout,
+  type FaultDecision,
+  FaultInjector,
+  type FaultRule,
+  InvalidFaultRuleError,
+  isJsonObject,
+  type JsonObject,
+  type JsonPrimitive,
+  type JsonValue,
+  jsonResponse,
+  linkOf,
+  loadFaults,
+  MOCKUP_AUTH_MODES,
+  type MockupActionContext,
+  type MockupActionRecord,
+  type MockupAuthMode,
+  type MockupBehavior,
+  type MockupBootOverride,
+  type MockupCredentials,
+  type MockupDocument,
+  type MockupHook,
+  type MockupHookContext,
+  type MockupHookResult,
+  type MockupJsonDocument,
+  type MockupLayout,
+  type MockupLayoutKind,
+  type MockupLockoutPolicy,
+  type MockupLockoutRecord,
+  type MockupPowerChange,
+  type MockupPowerListener,
+  type MockupRequest,
+  type MockupRequestInfo,
+  type MockupResetContext,
+  type MockupResponse,
+  MockupRootNotFoundError,
+  MockupServer,
+  type MockupServerOptions,
+  MockupServerStartError,
+  type MockupServerStats,
+  MockupService,
+  type MockupServiceOptions,
+  type MockupServiceSettings,
+  type MockupSession,
+  MockupState,
+  type MockupTaskOptions,
+  type MockupTextDocument,
+  MockupTree,
+  type MockupWriteContext,
+  matchesGlob,
+  noContent,
+  objectField,
+  parseFaultRules,
+  RequestStatsCounter,
+  redfishError,
+  stringField,
+  type TlsCertificate,
+  textResponse,
+  validateFaultRule,
+} from "./mockup/index.js";
+export {
+  type RecordedError,
+  RecorderAuthenticationError,
+  RecorderOutputNotEmptyError,
+  RecorderServiceRootError,
+  type RecordMockupOptions,
+  type RecordProgress,
+  type RecordResult,
+  recordMockup,
+} from "./recorder/index.js";
+export {
+  presentSharedVendors,
+  SHARED_VENDORS,
+  type SharedVendor,
+  sharedMockup,
+  sharedMockupsRoot,
+} from "./sharedMockups/index.js";
+
 /** The bundled example mockup: a generic DMTF-standard server (one system, manager and chassis). */
 export const EXAMPLE_MOCKUP: string = fileURLToPath(new URL("../mockups/example", import.meta.url));
-export * from "./agents/gpus.js";
-export * from "./agents/ibPorts.js";
-export * from "./agents/index.js";
-export * from "./fleet/index.js";
-export * from "./sharedMockups/index.js";

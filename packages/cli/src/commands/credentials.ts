@@ -5,7 +5,7 @@ import {
   openSiteCredentialStore,
   resolveInventoryConfig,
   type SiteCredentialStore,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { type BmcDriverDefinition, redfishStandardDriver } from "@racksmith/core";
-import { createPluginHost, loadConfig, loadPlugins, PluginHost } from "@racksmith/core/server";
+import { createPluginHost, loadConfig, loadPlugins, PluginHost } from "@racksmith/server";
 import {
   type ConformanceResult,
   type DriverConformanceProfile,

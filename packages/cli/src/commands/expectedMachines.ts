@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { hasErrorCode } from "@racksmith/core";
 import {
   type ApplyExpectedMachinesResult,
   type DhcpLease,
@@ -10,7 +11,7 @@ import {
   ExpectedMachinesFileError,
   type ExpectedMachinesMode,
   parseExpectedMachinesFile,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import { type Command, Option } from "commander";
 import { ReportedFailure, UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -129,7 +130,7 @@ async function applyFile(
       acceptPartial: flags.acceptPartial === true,
     });
   } catch (error) {
-    if (!(error instanceof ServiceError) || error.code !== "expected_machines_rejected") throw error;
+    if (!(error instanceof ServiceError) || !hasErrorCode(error, "expected_machines_rejected")) throw error;
     // The whole request was refused: report every row the same way as an applied one.
     outcome = { applied: 0, deleted: 0, results: error.details.results as ExpectedMachineRowResult[] };
     refused = true;

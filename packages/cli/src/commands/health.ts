@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type HealthReport, isOverrideTemplateName, OVERRIDE_TEMPLATE_NAMES } from "@racksmith/core";
+import type { HealthReport } from "@racksmith/core/health";
+import { isOverrideTemplateName, OVERRIDE_TEMPLATE_NAMES } from "@racksmith/server";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";

@@ -1,20 +1,8 @@
+import type { IbPartitionView } from "@racksmith/server";
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 import { printOutput } from "../output/print.js";
 import { addServerFlags, ServiceClient } from "../serviceClient.js";
-
-/** A partition as the service's REST API returns it (`/api/v1/ib-partitions`). */
-export interface IbPartition {
-  id: string;
-  name: string;
-  tenantOrg: string;
-  pkey: string;
-  requestedPkey: string | null;
-  state: string;
-  cause: string | null;
-  createdAt: string;
-  deletedAt: string | null;
-}
 
 interface ServerFlags {
   server?: string;
@@ -24,7 +12,7 @@ interface ServerFlags {
 const partitionPath = (id: string) => `/api/v1/ib-partitions/${encodeURIComponent(id)}`;
 
 /** What `--json` prints: `id`, `name`, `tenant`, `pkey`, `state`, then the rest. */
-export function ibPartitionRecord(partition: IbPartition) {
+export function ibPartitionRecord(partition: IbPartitionView) {
   return {
     id: partition.id,
     name: partition.name,
@@ -38,7 +26,7 @@ export function ibPartitionRecord(partition: IbPartition) {
   };
 }
 
-function show(io: CliIo, partition: IbPartition, json: boolean): void {
+function show(io: CliIo, partition: IbPartitionView, json: boolean): void {
   printOutput(io, { kind: "record", value: ibPartitionRecord(partition) }, json);
 }
 
@@ -56,7 +44,7 @@ export function registerIbPartitionCommands(program: Command, io: CliIo): void {
       .requiredOption("--tenant <org>", "the tenant organisation")
       .option("--pkey <pkey>", "a specific pkey (0x-hex or decimal) inside the configured ranges"),
   ).action(async (flags: ServerFlags & { name: string; tenant: string; pkey?: string }) => {
-    const created = await new ServiceClient(flags.server, io).request<IbPartition>(
+    const created = await new ServiceClient(flags.server, io).request<IbPartitionView>(
       "POST",
       "/api/v1/ib-partitions",
       {
@@ -72,7 +60,7 @@ export function registerIbPartitionCommands(program: Command, io: CliIo): void {
     command.command("list").description("partitions").option("--tenant <org>", "only this tenant's"),
   ).action(async (flags: ServerFlags & { tenant?: string }) => {
     const suffix = flags.tenant ? `?${new URLSearchParams({ tenantOrg: flags.tenant })}` : "";
-    const { partitions } = await new ServiceClient(flags.server, io).get<{ partitions: IbPartition[] }>(
+    const { partitions } = await new ServiceClient(flags.server, io).get<{ partitions: IbPartitionView[] }>(
       `/api/v1/ib-partitions${suffix}`,
     );
     printOutput(io, { kind: "list", rows: partitions.map(ibPartitionRecord) }, Boolean(flags.json));
@@ -82,7 +70,7 @@ export function registerIbPartitionCommands(program: Command, io: CliIo): void {
     async (id: string, flags: ServerFlags) => {
       show(
         io,
-        await new ServiceClient(flags.server, io).get<IbPartition>(partitionPath(id)),
+        await new ServiceClient(flags.server, io).get<IbPartitionView>(partitionPath(id)),
         Boolean(flags.json),
       );
     },
@@ -96,7 +84,7 @@ export function registerIbPartitionCommands(program: Command, io: CliIo): void {
   ).action(async (id: string, flags: ServerFlags) => {
     show(
       io,
-      await new ServiceClient(flags.server, io).request<IbPartition>("DELETE", partitionPath(id)),
+      await new ServiceClient(flags.server, io).request<IbPartitionView>("DELETE", partitionPath(id)),
       Boolean(flags.json),
     );
   });

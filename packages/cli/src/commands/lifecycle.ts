@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { MANAGED_HOST_GRAPH, renderMermaid, renderSvg } from "@racksmith/core/server";
+import { MANAGED_HOST_GRAPH } from "@racksmith/server";
 import { type Command, Option } from "commander";
+import { renderMermaid, renderSvg } from "../diagram/index.js";
 import type { CliIo } from "../io.js";
 
 /** `racksmith lifecycle …`: the managed-host lifecycle itself, drawn locally (no service needed). */

@@ -1,18 +1,11 @@
+import type { MachineLifecycleView } from "@racksmith/server";
 import { cellText, renderRecord, renderTable } from "../output/table.js";
 
-/** The `lifecycle` block of `GET /api/v1/machines/:id` (null while the host has no lifecycle object). */
-export interface MachineLifecycle {
-  stateLabel: string;
-  state: Record<string, unknown>;
-  enteredAt: string;
-  timeInStateMs: number;
-  sla: { slaMs: number | null; aboveSla: boolean };
-  outcome: {
-    kind: string;
-    reason?: string;
-    error?: { code: string; message: string };
-    at: string;
-  } | null;
+/**
+ * The `lifecycle` block of `GET /api/v1/machines/:id` (null while the host has no lifecycle object), with the
+ * failure fields the CLI prints.
+ */
+export interface MachineLifecycle extends Omit<MachineLifecycleView, "failure"> {
   failure: {
     cause?: string;
     source?: string;

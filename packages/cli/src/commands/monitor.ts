@@ -12,7 +12,7 @@ import {
   openMonitorBmcAccess,
   parseListenAddress,
   resolveMonitorConfig,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
 

@@ -6,7 +6,7 @@ import {
   openDatabase,
   type RunningService,
   startService,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import { EXAMPLE_MOCKUP, MockupServer } from "@racksmith/testkit";
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";

@@ -1,13 +1,19 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import type { ExpectedMachineRowResult } from "@racksmith/core/server";
-import { expectedMachinesCsv, type Fleet, startFleet } from "@racksmith/testkit";
+import { hasErrorCode } from "@racksmith/core";
+import type { ExpectedMachineRowResult } from "@racksmith/server";
+import {
+  expectedMachinesCsv,
+  type Fleet,
+  type Registration,
+  registerFleet,
+  startFleet,
+} from "@racksmith/simulator";
 import type { Command } from "commander";
 import { ReportedFailure, UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { renderTable } from "../output/table.js";
 import { addServerFlags, ServiceClient, ServiceError } from "../serviceClient.js";
-import { type Registration, registerFleet } from "../simulation/index.js";
 import { registerSiteSimulation } from "./simulateSite.js";
 
 const DEFAULT_LISTEN = "127.0.0.1:8700";
@@ -85,9 +91,9 @@ function listenFlag(value: string): { host: string; port: number } {
 /** Registers the fleet; a rejected batch is shown row by row (nothing was registered). */
 async function register(fleet: Fleet, service: ServiceClient, io: CliIo): Promise<Registration> {
   try {
-    return await registerFleet(fleet, service.base);
+    return await registerFleet(fleet, service);
   } catch (error) {
-    if (error instanceof ServiceError && error.code === "expected_machines_rejected") {
+    if (error instanceof ServiceError && hasErrorCode(error, "expected_machines_rejected")) {
       const results = (error.details.results ?? []) as ExpectedMachineRowResult[];
       const rejected = results.filter((row) => !row.ok);
       io.stderr.write(

@@ -1,11 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadConfig } from "@racksmith/core/server";
-import type { Command } from "commander";
-import { ReportedFailure, UsageError } from "../errors.js";
-import type { CliIo } from "../io.js";
-import { renderTable } from "../output/table.js";
+import { loadConfig } from "@racksmith/server";
 import {
   countByState,
   progressLine,
@@ -13,7 +9,11 @@ import {
   startSimulatedSite,
   stuckHosts,
   transitionCount,
-} from "../simulation/index.js";
+} from "@racksmith/simulator";
+import type { Command } from "commander";
+import { ReportedFailure, UsageError } from "../errors.js";
+import type { CliIo } from "../io.js";
+import { renderTable } from "../output/table.js";
 
 interface SiteFlags {
   hosts?: string;

@@ -6,7 +6,7 @@ import type {
   MachineDetail,
   MachineView,
   ManagedHostView,
-} from "@racksmith/core/server";
+} from "@racksmith/server";
 import type { Command } from "commander";
 import { ReportedFailure, UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";

@@ -1,5 +1,5 @@
 import { silentLogger } from "@racksmith/core";
-import { DEFAULT_CONFIG, inventoryFeature, type RunningService, startService } from "@racksmith/core/server";
+import { DEFAULT_CONFIG, inventoryFeature, type RunningService, startService } from "@racksmith/server";
 
 /** The service with only the inventory (expected machines, DHCP, credentials) on free ports, in memory. */
 export function startInventoryService(baseDir: string): Promise<RunningService> {

@@ -26,6 +26,13 @@ export const BIOS_PROFILE_SETTINGS_PROPERTIES: Readonly<Record<string, unknown>>
   biosProfile: { description: "profile applied by machine setup", type: "string", default: "performance" },
 };
 
+/** The whole `settingsSchema` of a driver whose only settings are its BIOS profiles. */
+export const BIOS_PROFILE_SETTINGS_SCHEMA: Readonly<Record<string, unknown>> = {
+  type: "object",
+  additionalProperties: false,
+  properties: BIOS_PROFILE_SETTINGS_PROPERTIES,
+};
+
 function modelKey(model: string): string {
   return model
     .trim()

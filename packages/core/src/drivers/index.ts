@@ -1,5 +1,6 @@
 export {
   BIOS_PROFILE_SETTINGS_PROPERTIES,
+  BIOS_PROFILE_SETTINGS_SCHEMA,
   type BiosProfileSettings,
   resolveBiosProfile,
 } from "./biosProfiles.js";
@@ -33,4 +34,38 @@ export type {
 } from "./explorationReport.js";
 export { type ConnectedBmc, type ConnectOptions, connectBmc, exploreBmc } from "./exploreBmc.js";
 export { type DriverSelection, selectDriver } from "./selection.js";
-export * from "./types.js";
+export {
+  type AccountInfo,
+  type AccountRole,
+  type BiosAttributes,
+  BOOT_TARGETS,
+  type BootOptionInfo,
+  type BootOrderInfo,
+  type BootTarget,
+  type DriveInfo,
+  type EthernetInterfaceInfo,
+  type EventLogQuery,
+  type FirmwareComponent,
+  type FirmwareUpdateRequest,
+  type JobRef,
+  type JobState,
+  type JobStatus,
+  type LogEntryInfo,
+  type MachineSetupOptions,
+  type MachineSetupResult,
+  type MachineSetupStatus,
+  type NetworkAdapterInfo,
+  type NicMode,
+  type PasswordPolicy,
+  type PcieDeviceInfo,
+  POWER_ACTIONS,
+  type PowerAction,
+  type PowerMetrics,
+  type PowerState,
+  type SecureBootStatus,
+  type SensorKind,
+  type SensorReading,
+  type SettingDiff,
+  type TriState,
+  type TriStateStatus,
+} from "./types.js";

@@ -1,3 +1,4 @@
+export { ERROR_CODES, type ErrorCode } from "./codes.js";
 export { InvalidArgumentError, NotSupportedError } from "./common.js";
 export {
   hasErrorCode,
@@ -7,4 +8,5 @@ export {
   type RacksmithErrorOptions,
   toRacksmithError,
 } from "./racksmithError.js";
+export { formatSchemaErrors, keyPath } from "./schemaErrors.js";
 export { type ErrorStatus, GRPC_CODE_BY_ERROR_STATUS, HTTP_STATUS_BY_ERROR_STATUS } from "./status.js";

@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
-import { formatSchemaErrors, keyPath } from "../config/formatErrors.js";
 import { InvalidArgumentError } from "../errors/index.js";
+import { formatSchemaErrors, keyPath } from "../errors/schemaErrors.js";
 import { sortedSet } from "./merge.js";
 import type { HealthProbeAlert, HealthReport } from "./report.js";
 

@@ -1,12 +1,4 @@
-export { createPluginHost } from "./bootstrap.js";
-export { type PluginErrorCode, PluginLoadError } from "./errors.js";
-export {
-  exportTarget,
-  type LoadedPlugin,
-  type LoadPluginsOptions,
-  loadPlugins,
-  resolvePlugin,
-} from "./loader.js";
+export { exportTarget } from "./exportTarget.js";
 export {
   type DefinedPlugin,
   definePlugin,
@@ -14,18 +6,4 @@ export {
   type PluginManifest,
   type PluginRegistry,
 } from "./manifest.js";
-export {
-  BMC_DRIVER_TOKEN,
-  BUILT_IN_SOURCE,
-  HEALTH_PROBE_TOKEN,
-  INFINIBAND_FABRIC_TOKEN,
-  NVLINK_FABRIC_TOKEN,
-  PluginHost,
-  type PluginSource,
-  type RegisteredBmcDriver,
-  type RegisteredHealthProbe,
-  type RegisteredInfiniBandFabric,
-  type RegisteredNvLinkFabric,
-  type RegisteredValidationRunner,
-  VALIDATION_RUNNER_TOKEN,
-} from "./pluginHost.js";
+export { collectRegistrations, type PluginRegistrations } from "./recordingRegistry.js";

@@ -1,5 +1,6 @@
+import { captureLogger } from "@racksmith/server/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { capturingLogger, FakeBmc, redfishError, sendJson } from "../../test/support/fakeBmc.js";
+import { FakeBmc, redfishError, sendJson } from "../../test/support/fakeBmc.js";
 import { RedfishClient } from "./client.js";
 import { BmcConnectionPool } from "./connectionPool.js";
 import { RedfishAbortedError, RedfishTimeoutError } from "./errors.js";
@@ -109,17 +110,17 @@ describe("aborting a client's requests (AbortSignal)", () => {
 
   it("cuts a retry backoff short", async () => {
     const controller = new AbortController();
-    const { lines, logger } = capturingLogger();
+    const logs = captureLogger();
     // A backoff no test outlives: the request can only end early if the abort cuts it.
     const redfish = client(controller.signal, {
       retry: { retries: 2, baseDelayMs: NEVER_MS, maxDelayMs: NEVER_MS },
-      logger,
+      logger: logs.logger,
     });
     const before = bmc.requests.length;
     const pending = redfish.get("/redfish/v1/busy").catch((e: unknown) => e);
     // Logged just before the client starts waiting out the backoff.
     await vi.waitFor(
-      () => expect(lines.some((line) => line.startsWith("redfish retry "))).toBe(true),
+      () => expect(logs.records.some((record) => record.message.startsWith("redfish retry"))).toBe(true),
       UNTIL_DONE,
     );
     controller.abort();

@@ -1,5 +1,6 @@
+import { captureLogger } from "@racksmith/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { capturingLogger, FakeBmc, sendJson } from "../../test/support/fakeBmc.js";
+import { FakeBmc, sendJson } from "../../test/support/fakeBmc.js";
 import { RedfishClient } from "./client.js";
 
 const PASSWORD = "Very-Secret-42";
@@ -47,9 +48,9 @@ describe("secrets never reach logs or errors", () => {
   });
 
   it("across login, requests, errors and logout", async () => {
-    const { lines, logger } = capturingLogger();
+    const logs = captureLogger();
     const address = bmc.url.replace("http://", `http://admin:${PASSWORD}@`);
-    const client = new RedfishClient({ address, auth: "session", logger });
+    const client = new RedfishClient({ address, auth: "session", logger: logs.logger });
     const texts: string[] = [client.displayAddress];
     await client.get("/redfish/v1/Systems");
     const echoed = (await client
@@ -62,8 +63,8 @@ describe("secrets never reach logs or errors", () => {
       texts.push(readError.message, JSON.stringify(readError), String(readError.stack));
     }
     await client.close();
-    const everything = [...lines, ...texts].join("\n");
-    expect(lines.length).toBeGreaterThan(3);
+    const everything = [...logs.lines(), ...texts].join("\n");
+    expect(logs.records.length).toBeGreaterThan(3);
     expect(everything).not.toContain(PASSWORD);
     expect(everything).not.toContain(TOKEN);
     expect(everything).toContain("[redacted]");

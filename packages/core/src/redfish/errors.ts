@@ -24,7 +24,8 @@ export class RedfishHttpError extends RacksmithError {
     httpStatus: number;
     messages: readonly RedfishMessage[];
     bodyExcerpt: string;
-    code?: string;
+    /** `password_change_required` for its subclass; the status always follows `httpStatus`. */
+    code?: "redfish_http_error" | "password_change_required";
   }) {
     const ids = args.messages.map((m) => m.messageId).filter(Boolean);
     const text = args.messages.find((m) => m.message)?.message;

@@ -1,4 +1,4 @@
-import type { BmcDriverDefinition } from "../drivers/bmcDriver.js";
+import { type BmcDriverDefinition, capabilitiesExcept } from "../drivers/bmcDriver.js";
 import { RedfishStandard } from "./redfishStandard.js";
 
 /**
@@ -9,30 +9,8 @@ export const redfishStandardDriver: BmcDriverDefinition = {
   name: "redfish-standard",
   vendor: "DMTF",
   description: "Any DMTF Redfish-compliant BMC, standard resources only (no OEM extensions)",
-  capabilities: [
-    "power",
-    "bmcReset",
-    "bootOnce",
-    "bootFirst",
-    "bootOrderDpuFirst",
-    "bios",
-    "biosPending",
-    "machineSetup",
-    "serialConsole",
-    "accounts",
-    "passwordPolicy",
-    "uefiPassword",
-    "firmwareInventory",
-    "firmwareUpdate",
-    "thermal",
-    "powerMetrics",
-    "sensors",
-    "systemEventLog",
-    "bmcEventLog",
-    "secureBoot",
-    "inventory",
-    "drives",
-  ],
+  // No OEM actions: no AC power cycle, System Lockdown, TPM clear or DPU operations.
+  capabilities: capabilitiesExcept("acPowerCycle", "lockdown", "tpmClear", "dpu"),
   detect: (serviceRoot) =>
     serviceRoot.Systems || serviceRoot.Managers || serviceRoot.RedfishVersion ? 1 : 0,
   create: (client, context) => new RedfishStandard(client, context),

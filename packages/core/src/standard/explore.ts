@@ -18,7 +18,14 @@ import {
   type ResourceKind,
   type ServiceProbe,
 } from "../redfish/index.js";
-import { text, toEthernetInterfaceInfo, toNetworkAdapterInfo, toPowerState, trimSerial } from "./mappers.js";
+import {
+  assetIdentity,
+  text,
+  toEthernetInterfaceInfo,
+  toNetworkAdapterInfo,
+  toPowerState,
+  trimSerial,
+} from "./mappers.js";
 
 /**
  * Builds the exploration report for a BMC through its driver. Every sub-resource is read on its own: a
@@ -174,10 +181,7 @@ async function exploreChassis(reader: ResourceReader, path: string): Promise<Exp
   return {
     id: chassis.Id ?? "",
     chassisType: text(chassis.ChassisType),
-    manufacturer: text(chassis.Manufacturer),
-    model: text(chassis.Model),
-    partNumber: text(chassis.PartNumber),
-    serialNumber: trimSerial(chassis.SerialNumber),
+    ...assetIdentity(chassis),
     networkAdapters: adapters.map((adapter) => toNetworkAdapterInfo(adapter, chassis.Id ?? "")),
   };
 }

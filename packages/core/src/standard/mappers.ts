@@ -55,6 +55,28 @@ export function text(raw: unknown): string | undefined {
   return typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined;
 }
 
+/** The manufacturer, model, part and serial number that Chassis, PCIeDevice and NetworkAdapter all carry. */
+export function assetIdentity(resource: {
+  Manufacturer?: unknown;
+  Model?: unknown;
+  PartNumber?: unknown;
+  SerialNumber?: unknown;
+}): Pick<NetworkAdapterInfo, "manufacturer" | "model" | "partNumber" | "serialNumber"> {
+  return {
+    manufacturer: text(resource.Manufacturer),
+    model: text(resource.Model),
+    partNumber: text(resource.PartNumber),
+    serialNumber: trimSerial(resource.SerialNumber),
+  };
+}
+
+/** A resource's `Status`: its health and state. */
+export function statusOf(
+  status: { Health?: unknown; State?: unknown } | undefined,
+): Pick<PcieDeviceInfo, "health" | "state"> {
+  return { health: text(status?.Health), state: text(status?.State) };
+}
+
 export function numberOrNull(raw: unknown): number | null {
   return typeof raw === "number" && Number.isFinite(raw) ? raw : null;
 }
@@ -86,14 +108,10 @@ export function toPcieDeviceInfo(resource: PCIeDevice): PcieDeviceInfo {
   return {
     id: resource.Id ?? "",
     name: text(resource.Name),
-    manufacturer: text(resource.Manufacturer),
-    model: text(resource.Model),
-    partNumber: text(resource.PartNumber),
-    serialNumber: trimSerial(resource.SerialNumber),
+    ...assetIdentity(resource),
     firmwareVersion: text(resource.FirmwareVersion),
     deviceType: text(resource.DeviceType),
-    state: text(resource.Status?.State),
-    health: text(resource.Status?.Health),
+    ...statusOf(resource.Status),
   };
 }
 
@@ -101,10 +119,7 @@ export function toNetworkAdapterInfo(resource: NetworkAdapter, chassisId: string
   return {
     id: resource.Id ?? "",
     chassisId,
-    manufacturer: text(resource.Manufacturer),
-    model: text(resource.Model),
-    partNumber: text(resource.PartNumber),
-    serialNumber: trimSerial(resource.SerialNumber),
+    ...assetIdentity(resource),
     firmwareVersion: text(resource.Controllers?.[0]?.FirmwarePackageVersion),
   };
 }

@@ -828,12 +828,21 @@ export function requireMac(mac: string): string {
   return normalized;
 }
 
-/** No boot option matches what was asked (a target, or network boot from a MAC). */
+/**
+ * No boot option matches what was asked (a target, or network boot from a MAC); nothing was changed. The one
+ * class for every driver: `hint` says how to make the option appear, `available` lists what the BMC offers.
+ */
 export class BootOptionNotFoundError extends RacksmithError {
-  constructor(readonly target: string) {
-    super("boot_option_not_found", "FAILED_PRECONDITION", `no boot option for ${target}`, {
-      details: { target },
-    });
+  constructor(
+    readonly target: string,
+    options: { hint?: string; available?: readonly string[] } = {},
+  ) {
+    super(
+      "boot_option_not_found",
+      "FAILED_PRECONDITION",
+      `no boot option for ${target}${options.hint ? ` (${options.hint})` : ""}`,
+      { details: { target, ...(options.available ? { available: [...options.available] } : {}) } },
+    );
   }
 }
 

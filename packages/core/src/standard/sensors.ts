@@ -1,6 +1,6 @@
 import type { PowerMetrics, SensorKind, SensorReading } from "../drivers/types.js";
 import type { Power, Sensor, Thermal } from "../redfish/index.js";
-import { numberOrNull, text } from "./mappers.js";
+import { numberOrNull, statusOf, text } from "./mappers.js";
 
 type Bounds = SensorReading["thresholds"];
 
@@ -22,8 +22,7 @@ export function readingsFromThermal(thermal: Thermal, source: string): SensorRea
       reading: numberOrNull(t.ReadingCelsius),
       units: "Cel",
       source,
-      health: text(t.Status?.Health),
-      state: text(t.Status?.State),
+      ...statusOf(t.Status),
       thresholds: bounds({
         upperCritical: t.UpperThresholdCritical,
         lowerCritical: t.LowerThresholdCritical,
@@ -44,8 +43,7 @@ export function readingsFromThermal(thermal: Thermal, source: string): SensorRea
       reading: numberOrNull(f.Reading),
       units: text(f.ReadingUnits) ?? "RPM",
       source,
-      health: text(f.Status?.Health),
-      state: text(f.Status?.State),
+      ...statusOf(f.Status),
       thresholds: bounds({
         upperCritical: f.UpperThresholdCritical,
         lowerCritical: f.LowerThresholdCritical,
@@ -80,8 +78,7 @@ export function readingFromSensor(sensor: Sensor, source: string): SensorReading
     reading: numberOrNull(sensor.Reading),
     units: text(sensor.ReadingUnits) ?? "",
     source,
-    health: text(sensor.Status?.Health),
-    state: text(sensor.Status?.State),
+    ...statusOf(sensor.Status),
     thresholds: bounds({
       upperCritical: thresholds.UpperCritical?.Reading,
       lowerCritical: thresholds.LowerCritical?.Reading,

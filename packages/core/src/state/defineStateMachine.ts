@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { RacksmithDatabase } from "../db/index.js";
+import type { EngineTables } from "./database.js";
 import { UnknownStateError } from "./errors.js";
 import type { HandlerContext, Outcome, StateMachine, TaggedState } from "./types.js";
 
@@ -12,7 +12,7 @@ export type StateHandler<S extends TaggedState, O, K extends S["state"]> = (inpu
 
 export interface StateMachineDefinition<S extends TaggedState, O> {
   objectType: string;
-  load(id: string, db: Kysely<RacksmithDatabase>): Promise<O | undefined>;
+  load(id: string, db: Kysely<EngineTables>): Promise<O | undefined>;
   /** One handler per state tag — the compiler checks that none is missing. */
   handlers: { [K in S["state"]]: StateHandler<S, O, K> };
   /** SLA in ms per state tag, or a function of the whole state (for SLAs that depend on a substate). */

@@ -1,12 +1,8 @@
+import { prometheusMetrics } from "@racksmith/server";
+import { latch, openTestDatabase, type TestDatabase, waitFor } from "@racksmith/server/testing";
 import { sql } from "kysely";
 import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  latch,
-  openTestDatabase,
-  waitFor as pollFor,
-  type TestDatabase,
-} from "../../test/engine/testDatabase.js";
 import {
   createWidgetsTable,
   insertWidget,
@@ -28,25 +24,26 @@ vi.mock("./workLock.js", async (importOriginal) => {
   return { ...original, tryAcquireWorkLock: vi.fn(original.tryAcquireWorkLock) };
 });
 
+/** Each engine's Prometheus registry: the engine records through the core's metrics contract. */
+const registries = new WeakMap<StateEngine, Registry>();
+function registryOf(engine: StateEngine): Registry {
+  const registry = registries.get(engine);
+  if (!registry) throw new Error("not an engine of this file");
+  return registry;
+}
+
 /** Longer than any test lives (vitest stops one after 30 s), and below setTimeout's limit even with jitter. */
 const NEVER_MS = 1_000_000_000;
 
 // Periodic runs, polls, handler timeouts and leases never come due while a test runs, so whatever happens
 // was driven by NOTIFY, a transition's immediate re-run or a finished run freeing its slot — never by a
 // timer running out on a slow machine.
+// For the same reason every wait below has no deadline of its own: vitest's per-test timeout is the only bound.
 const QUIET: Partial<EngineConfig> = {
   iterationIntervalMs: NEVER_MS,
   pollIntervalMs: NEVER_MS,
   handlerTimeoutMs: NEVER_MS,
 };
-
-/** Polls `check` with no deadline of its own: vitest's per-test timeout is the only bound. */
-function waitFor<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  options: { what?: string } = {},
-): Promise<T> {
-  return pollFor(check, { ...options, timeoutMs: Number.POSITIVE_INFINITY });
-}
 
 /**
  * Watches worker loops parked in `WakeSignal.wait`: a parked worker moves only for a fire (NOTIFY, a run of
@@ -96,6 +93,7 @@ async function startEngine(
     releaseClaimsAtStart?: boolean;
   } = {},
 ): Promise<StateEngine> {
+  const registry = options.registry ?? new Registry();
   const engine = new StateEngine({
     database: testDb.database,
     machines: [widgetMachine({ objectType, hook: options.hook, sla: options.sla })],
@@ -109,10 +107,11 @@ async function startEngine(
         }
       : undefined,
     clock: options.clock,
-    registry: options.registry,
+    metrics: prometheusMetrics(registry),
     releaseClaimsAtStart: options.releaseClaimsAtStart,
   });
   engines.push(engine);
+  registries.set(engine, registry);
   await engine.start();
   return engine;
 }
@@ -144,7 +143,7 @@ function untilState(
       const view = await stateOf(engine, objectType, id);
       return view.state.state === state ? view : undefined;
     },
-    { what: `${id} to reach ${state}` },
+    { what: `${id} to reach ${state}`, timeoutMs: Number.POSITIVE_INFINITY },
   );
 }
 
@@ -159,7 +158,7 @@ function untilOutcome(
       const view = await stateOf(engine, objectType, id);
       return view.outcome?.kind === kind ? view : undefined;
     },
-    { what: `${id} to record a ${kind} outcome` },
+    { what: `${id} to record a ${kind} outcome`, timeoutMs: Number.POSITIVE_INFINITY },
   );
 }
 
@@ -209,7 +208,10 @@ describe("StateEngine", () => {
     });
     const ids = Array.from({ length: 8 }, (_, i) => `busy-${i}`);
     for (const id of ids.slice(0, 2)) await addWidget(engine, "w_busy", id, { polish_rounds: 1 });
-    await waitFor(() => running === 2, { what: "both slots to be taken" });
+    await waitFor(() => running === 2, {
+      what: "both slots to be taken",
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     // Created while the worker is saturated: their NOTIFYs arrive when it has no free slot.
     for (const id of ids.slice(2)) await addWidget(engine, "w_busy", id, { polish_rounds: 1 });
     expect(running).toBe(2);
@@ -223,7 +225,7 @@ describe("StateEngine", () => {
       hook: ({ id, state }) => {
         if (state.state !== "assembling") return;
         if (id === "jammed")
-          throw new RacksmithError("widget_jammed", "FAILED_PRECONDITION", "the press is jammed");
+          throw new RacksmithError("invalid_argument", "INVALID_ARGUMENT", "the press is jammed");
         throw new Error("plain failure");
       },
     });
@@ -233,7 +235,7 @@ describe("StateEngine", () => {
     const jammed = await untilOutcome(engine, "w_error", "jammed", "error");
     expect(jammed.state).toEqual({ state: "assembling" });
     expect(jammed.version).toBe(2);
-    expect(jammed.outcome?.error).toEqual({ code: "widget_jammed", message: "the press is jammed" });
+    expect(jammed.outcome?.error).toEqual({ code: "invalid_argument", message: "the press is jammed" });
     const plain = await untilOutcome(engine, "w_error", "plain", "error");
     expect(plain.state).toEqual({ state: "assembling" });
     expect(plain.outcome?.error).toEqual({ code: "internal", message: "plain failure" });
@@ -241,8 +243,8 @@ describe("StateEngine", () => {
     expect(await queueRow("w_error", "jammed")).toBeUndefined();
     expect((await readWidget(testDb.database, "jammed"))?.assembled).toBe(false);
 
-    const metrics = await engine.registry.getSingleMetricAsString("racksmith_state_handler_errors_total");
-    expect(metrics).toContain('object_type="w_error",state="assembling",code="widget_jammed"} 1');
+    const metrics = await registryOf(engine).getSingleMetricAsString("racksmith_state_handler_errors_total");
+    expect(metrics).toContain('object_type="w_error",state="assembling",code="invalid_argument"} 1');
   });
 
   it("discards a stale write (version moved) with its deferred writes, then re-runs on the fresh state", async () => {
@@ -269,7 +271,7 @@ describe("StateEngine", () => {
     expect(view.version).toBe(3);
     // Only the second run's deferred write landed.
     expect((await readWidget(testDb.database, "stale-1"))?.writes).toBe(1);
-    const stale = await engine.registry.getSingleMetricAsString("racksmith_state_stale_writes_total");
+    const stale = await registryOf(engine).getSingleMetricAsString("racksmith_state_stale_writes_total");
     expect(stale).toContain('object_type="w_stale",reason="version"} 1');
   });
 
@@ -281,14 +283,14 @@ describe("StateEngine", () => {
           context.defer(async () => {
             throw new Error("never applied");
           });
-          throw new RacksmithError("widget_refused", "FAILED_PRECONDITION", "refused");
+          throw new RacksmithError("invalid_argument", "INVALID_ARGUMENT", "refused");
         }
         if (id === "bad-write") {
           context.defer(async (trx) => {
             await sql`UPDATE widgets SET writes = writes + 100 WHERE id = ${id}`.execute(trx);
           });
           context.defer(async () => {
-            throw new RacksmithError("widget_write_failed", "INTERNAL", "second write failed");
+            throw new RacksmithError("not_supported", "UNIMPLEMENTED", "second write failed");
           });
         }
       },
@@ -303,7 +305,7 @@ describe("StateEngine", () => {
     const badWrite = await untilOutcome(engine, "w_defer", "bad-write", "error");
     expect(badWrite.state).toEqual({ state: "new" });
     expect(badWrite.version).toBe(1);
-    expect(badWrite.outcome?.error?.code).toBe("widget_write_failed");
+    expect(badWrite.outcome?.error?.code).toBe("not_supported");
     expect((await readWidget(testDb.database, "bad-write"))?.writes).toBe(0);
   });
 
@@ -337,7 +339,9 @@ describe("StateEngine", () => {
 
     // Running it again above SLA keeps waiting in the same state.
     await engine.enqueue("w_sla", "slow");
-    await waitFor(async () => (await stateOf(engine, "w_sla", "slow")).outcome?.at === now.toISOString());
+    await waitFor(async () => (await stateOf(engine, "w_sla", "slow")).outcome?.at === now.toISOString(), {
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     expect((await stateOf(engine, "w_sla", "slow")).state).toEqual({ state: "assembling" });
     expect((await stateOf(engine, "w_sla", "slow")).version).toBe(2);
   });
@@ -367,16 +371,17 @@ describe("StateEngine", () => {
     // Timed out but still running: the claim stays with this engine until the handler stops.
     await waitFor(
       async () =>
-        (await engine.registry.getSingleMetricAsString("racksmith_state_handler_errors_total")).includes(
+        (await registryOf(engine).getSingleMetricAsString("racksmith_state_handler_errors_total")).includes(
           'code="handler_timeout"} 1',
         ),
-      { what: "the timeout to be counted" },
+      { what: "the timeout to be counted", timeoutMs: Number.POSITIVE_INFINITY },
     );
     expect(await queueRow("w_timeout", "late")).toMatchObject({ owner: engine.processorId });
     expect(settled).toBe(false);
     letGo.open();
     await waitFor(async () => settled && (await queueRow("w_timeout", "late")) === undefined, {
       what: "the claim to end after the handler stopped",
+      timeoutMs: Number.POSITIVE_INFINITY,
     });
 
     const view = await stateOf(engine, "w_timeout", "late");
@@ -384,9 +389,9 @@ describe("StateEngine", () => {
     expect(view.version).toBe(1);
     expect(view.outcome).toBeNull();
     expect((await readWidget(testDb.database, "late"))?.writes).toBe(0);
-    expect(await engine.registry.getSingleMetricAsString("racksmith_state_handler_errors_total")).toContain(
-      'code="handler_timeout"} 1',
-    );
+    expect(
+      await registryOf(engine).getSingleMetricAsString("racksmith_state_handler_errors_total"),
+    ).toContain('code="handler_timeout"} 1');
 
     slow = false;
     await engine.enqueue("w_timeout", "late");
@@ -428,14 +433,21 @@ describe("StateEngine", () => {
       });
       await insertWidget(testDb.database, "quick");
       // Idle: its first (empty) claim done, the worker is parked, and only a fire can move it on (QUIET).
-      await waitFor(() => workers.parked() === 1, { what: "the worker to go idle" });
+      await waitFor(() => workers.parked() === 1, {
+        what: "the worker to go idle",
+        timeoutMs: Number.POSITIVE_INFINITY,
+      });
       await engine.createObject("w_notify", "quick", { state: "done" });
-      await waitFor(() => parksAtStart.has("quick"), { what: "the handler to start" });
+      await waitFor(() => parksAtStart.has("quick"), {
+        what: "the handler to start",
+        timeoutMs: Number.POSITIVE_INFINITY,
+      });
 
       // Idle again: the run ended, the worker claimed once more (nothing) and parked.
       const parksForQuick = parksAtStart.get("quick") ?? Number.POSITIVE_INFINITY;
       await waitFor(() => workers.parked() === 1 && workers.parks() > parksForQuick, {
         what: "the worker to go idle after its run",
+        timeoutMs: Number.POSITIVE_INFINITY,
       });
       // Inside a caller's transaction: nothing runs before the commit, and the commit wakes the worker.
       await insertWidget(testDb.database, "in-trx");
@@ -449,9 +461,12 @@ describe("StateEngine", () => {
         expect(parksAtStart.has("in-trx")).toBe(false);
         expect(workers.parks()).toBe(parksBefore);
       });
-      await waitFor(() => parksAtStart.has("in-trx"), { what: "the handler to start after commit" });
+      await waitFor(() => parksAtStart.has("in-trx"), {
+        what: "the handler to start after commit",
+        timeoutMs: Number.POSITIVE_INFINITY,
+      });
 
-      const latency = await engine.registry.getSingleMetricAsString(
+      const latency = await registryOf(engine).getSingleMetricAsString(
         "racksmith_state_enqueue_to_start_seconds",
       );
       expect(latency).toContain('racksmith_state_enqueue_to_start_seconds_count{object_type="w_notify"} 2');
@@ -465,6 +480,7 @@ describe("StateEngine", () => {
     await addWidget(engine, "w_scrap", "scrapped", { scrap: true });
     await waitFor(async () => (await engine.getObjectState("w_scrap", "scrapped")) === undefined, {
       what: "the object to be deleted",
+      timeoutMs: Number.POSITIVE_INFINITY,
     });
     const { rows } = await sql<{ n: number }>`
       SELECT (SELECT count(*) FROM state_history WHERE object_type = 'w_scrap')
@@ -499,6 +515,7 @@ describe("StateEngine", () => {
     const ranAt = (at: number) =>
       waitFor(async () => runs.includes(at) && (await queueRow("w_periodic", "ticking")) === undefined, {
         what: `the run at ${new Date(at).toISOString()} to end`,
+        timeoutMs: Number.POSITIVE_INFINITY,
       });
 
     await insertWidget(testDb.database, "ticking");
@@ -508,6 +525,7 @@ describe("StateEngine", () => {
       now += intervalMs; // the lock taken one interval ago expires now
       await waitFor(() => new Set(attemptsAt(now).map((a) => a.owner)).size === 2, {
         what: `both replicas to try the lock in interval ${interval}`,
+        timeoutMs: Number.POSITIVE_INFINITY,
       });
       await ranAt(now);
       // Exactly one of the replicas' attempts in this interval got the lock (both would without it).
@@ -532,7 +550,9 @@ describe("StateEngine", () => {
       },
     });
     await addWidget(engine, "w_stop", "stuck");
-    await waitFor(async () => (await queueRow("w_stop", "stuck"))?.owner === engine.processorId);
+    await waitFor(async () => (await queueRow("w_stop", "stuck"))?.owner === engine.processorId, {
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     // The handler never ends by itself, so stop() can only return by abandoning it after the grace period.
     await engine.stop({ graceMs: 100 });
     expect(aborted).toBe(true);
@@ -550,7 +570,9 @@ describe("StateEngine", () => {
   it("with releaseClaimsAtStart, runs at once what a killed run had claimed (no wait for the lease)", async () => {
     const first = await startEngine("w_killed", { hook: async () => new Promise<void>(() => undefined) });
     await addWidget(first, "w_killed", "orphan");
-    await waitFor(async () => (await queueRow("w_killed", "orphan"))?.owner === first.processorId);
+    await waitFor(async () => (await queueRow("w_killed", "orphan"))?.owner === first.processorId, {
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     await first.stop({ graceMs: 0 });
     // As after SIGKILL (a graceful stop gave the claim back): the claim stays with its owner for the lease.
     await testDb.database.db

@@ -1,17 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Transaction } from "kysely";
-import { Registry } from "prom-client";
-import {
-  channelName,
-  type Database,
-  DatabaseNotMigratedError,
-  migrationStatus,
-  type RacksmithDatabase,
-} from "../db/index.js";
 import { InvalidArgumentError } from "../errors/index.js";
 import { type Logger, silentLogger } from "../logging/index.js";
+import { type Metrics, noMetrics } from "../metrics/index.js";
 import { type EngineConfig, type ResolvedEngineConfig, resolveEngineConfig } from "./config.js";
+import { channelName, type EngineDatabase, type EngineTables } from "./database.js";
 import { ObjectAlreadyExistsError, ObjectNotFoundError, UnknownObjectTypeError } from "./errors.js";
 import { EngineMetrics } from "./metrics.js";
 import { insertObject, listObjects, readHistory, readObject } from "./objectStore.js";
@@ -25,14 +19,19 @@ import { TypeWorker } from "./typeWorker.js";
 import { releaseAllWorkLocks } from "./workLock.js";
 
 export interface StateEngineOptions {
-  database: Database;
+  database: EngineDatabase;
   machines: readonly StateMachine[];
   /** This engine's claim owner id; must be unique per running engine. Default: host, pid and a random part. */
   processorId?: string;
   config?: Partial<EngineConfig>;
   logger?: Logger;
-  /** Where the metrics go; default a private registry (see `registry`). */
-  registry?: Registry;
+  /** Where the metrics go (`racksmith_state_*`); default nowhere. */
+  metrics?: Metrics;
+  /**
+   * Checked once before the engine starts claiming; the host refuses a database whose schema is behind
+   * (for example one with pending migrations) by throwing.
+   */
+  checkDatabase?: () => Promise<void>;
   /** Time source for every timestamp the engine writes and compares (tests move it). */
   clock?: () => Date;
   /**
@@ -52,12 +51,12 @@ const MAX_LIST_LIMIT = 1_000;
 export class StateEngine {
   readonly processorId: string;
   readonly config: ResolvedEngineConfig;
-  readonly registry: Registry;
-  private readonly database: Database;
+  private readonly database: EngineDatabase;
   private readonly logger: Logger;
   private readonly clock: () => Date;
   private readonly channel: string;
   private readonly releaseClaimsAtStart: boolean;
+  private readonly checkDatabase: (() => Promise<void>) | undefined;
   private readonly runtimes = new Map<string, MachineRuntime>();
   private readonly workers = new Map<string, TypeWorker>();
   private readonly enqueuers: PeriodicEnqueuer[] = [];
@@ -71,11 +70,11 @@ export class StateEngine {
     this.logger = options.logger ?? silentLogger;
     this.clock = options.clock ?? (() => new Date());
     this.releaseClaimsAtStart = options.releaseClaimsAtStart === true;
+    this.checkDatabase = options.checkDatabase;
     this.processorId = options.processorId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.channel = channelName("state_queue", options.database.schema);
-    this.registry = options.registry ?? new Registry();
     const metrics = new EngineMetrics(
-      this.registry,
+      options.metrics ?? noMetrics,
       () => sampleGauges(this.database.db, this.machines(), this.clock()),
       (error) => this.logger.warn({ error: describeError(error) }, "could not sample state metrics"),
     );
@@ -107,8 +106,7 @@ export class StateEngine {
 
   private async startUp(): Promise<void> {
     try {
-      const { pending } = await migrationStatus(this.database);
-      if (pending.length > 0) throw new DatabaseNotMigratedError(pending);
+      await this.checkDatabase?.();
       if (this.releaseClaimsAtStart) {
         const released = await releaseAllClaims(this.database.db);
         const locks = await releaseAllWorkLocks(this.database.db);
@@ -178,7 +176,7 @@ export class StateEngine {
     objectType: string,
     id: string,
     initialState: TaggedState,
-    options: { trx?: Transaction<RacksmithDatabase> } = {},
+    options: { trx?: Transaction<EngineTables> } = {},
   ): Promise<void> {
     this.runtime(objectType);
     if (typeof id !== "string" || id.length === 0)

@@ -1,14 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase, waitFor } from "@racksmith/server/testing";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHAIN_TYPE, chainMachine, createEventsTable } from "../../test/engine/chainMachine.js";
-import {
-  openTestDatabase,
-  TEST_DATABASE_URL,
-  type TestDatabase,
-  waitFor,
-} from "../../test/engine/testDatabase.js";
 import { StateEngine } from "./engine.js";
 
 /**
@@ -56,7 +51,7 @@ function startWorker(
   name: string,
   options: { steps: number; config: Record<string, number>; slowState?: string; slowMs?: number },
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER], {
+  const child = spawn(process.execPath, ["--conditions=@racksmith/source", "--import", "tsx", WORKER], {
     cwd: PACKAGE_DIR,
     env: {
       ...process.env,

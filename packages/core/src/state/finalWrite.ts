@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { RacksmithDatabase } from "../db/index.js";
+import type { EngineTables } from "./database.js";
 import { claimCte, endClaimCtes } from "./queue.js";
 import type { Claim } from "./records.js";
 import type { StoredOutcome, TaggedState } from "./types.js";
@@ -25,7 +25,7 @@ export interface FinalWriteResult {
  * (one round trip); with deferred writes the caller runs it first in their transaction.
  */
 export async function writeFinal(
-  db: Kysely<RacksmithDatabase>,
+  db: Kysely<EngineTables>,
   claim: Claim,
   options: { expectedVersion: number; write: StateWrite; now: Date },
 ): Promise<FinalWriteResult> {

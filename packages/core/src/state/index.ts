@@ -1,10 +1,32 @@
 export {
+  type CounterMetric,
+  type GaugeMetric,
+  type HistogramMetric,
+  type MetricLabels,
+  type MetricSpec,
+  type Metrics,
+  noMetrics,
+} from "../metrics/index.js";
+export {
   DEFAULT_ENGINE_CONFIG,
   ENGINE_CONFIG_SCHEMA,
   type EngineConfig,
   type ResolvedEngineConfig,
   resolveEngineConfig,
 } from "./config.js";
+export {
+  channelName,
+  type EngineDatabase,
+  type EngineTables,
+  type JsonColumn,
+  type JsonObject,
+  type JsonValue,
+  type StateHistoryTable,
+  type StateObjectsTable,
+  type StateQueueTable,
+  type Timestamp,
+  type WorkLocksTable,
+} from "./database.js";
 export { defineStateMachine, type StateHandler, type StateMachineDefinition } from "./defineStateMachine.js";
 export { StateEngine, type StateEngineOptions } from "./engine.js";
 export {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { CounterMetric, GaugeMetric, HistogramMetric, Metrics } from "../metrics/index.js";
 
 const PREFIX = "racksmith_state_";
 const SAMPLE_REUSE_MS = 1_000;
@@ -15,88 +15,80 @@ export interface GaugeSample {
  * are per process; the per-state and queue gauges are sampled from the database on scrape.
  */
 export class EngineMetrics {
-  readonly transitions: Counter<"object_type" | "from" | "to">;
-  readonly handlerSeconds: Histogram<"object_type" | "state" | "outcome">;
-  readonly errors: Counter<"object_type" | "state" | "code">;
-  readonly timeInStateSeconds: Histogram<"object_type" | "state">;
-  readonly enqueueToStartSeconds: Histogram<"object_type">;
-  readonly staleWrites: Counter<"object_type" | "reason">;
-  readonly inFlight: Gauge<"object_type">;
+  readonly transitions: CounterMetric<"object_type" | "from" | "to">;
+  readonly handlerSeconds: HistogramMetric<"object_type" | "state" | "outcome">;
+  readonly errors: CounterMetric<"object_type" | "state" | "code">;
+  readonly timeInStateSeconds: HistogramMetric<"object_type" | "state">;
+  readonly enqueueToStartSeconds: HistogramMetric<"object_type">;
+  readonly staleWrites: CounterMetric<"object_type" | "reason">;
+  readonly inFlight: GaugeMetric<"object_type">;
   private cached: { at: number; sample: Promise<GaugeSample> } | undefined;
 
   constructor(
-    registry: Registry,
+    metrics: Metrics,
     private readonly sample: () => Promise<GaugeSample>,
     private readonly onSampleError: (error: unknown) => void,
   ) {
-    const registers = [registry];
-    this.transitions = new Counter({
+    this.transitions = metrics.counter({
       name: `${PREFIX}transitions_total`,
       help: "State transitions committed, by from/to state",
       labelNames: ["object_type", "from", "to"],
-      registers,
     });
-    this.handlerSeconds = new Histogram({
+    this.handlerSeconds = metrics.histogram({
       name: `${PREFIX}handler_duration_seconds`,
       help: "Handler run time, by state and outcome",
       labelNames: ["object_type", "state", "outcome"],
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 180],
-      registers,
     });
-    this.errors = new Counter({
+    this.errors = metrics.counter({
       name: `${PREFIX}handler_errors_total`,
       help: "Handler errors (state kept), by state and error code",
       labelNames: ["object_type", "state", "code"],
-      registers,
     });
-    this.timeInStateSeconds = new Histogram({
+    this.timeInStateSeconds = metrics.histogram({
       name: `${PREFIX}time_in_state_seconds`,
       help: "Time spent in a state, observed when the object leaves it",
       labelNames: ["object_type", "state"],
       buckets: [1, 10, 60, 300, 900, 1800, 3600, 7200, 21_600, 86_400],
-      registers,
     });
-    this.enqueueToStartSeconds = new Histogram({
+    this.enqueueToStartSeconds = metrics.histogram({
       name: `${PREFIX}enqueue_to_start_seconds`,
       help: "Delay from an enqueue (or a transition) to the handler start",
       labelNames: ["object_type"],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-      registers,
     });
-    this.staleWrites = new Counter({
+    this.staleWrites = metrics.counter({
       name: `${PREFIX}stale_writes_total`,
       help: "Final writes discarded: version changed (version) or claim lost (lease)",
       labelNames: ["object_type", "reason"],
-      registers,
     });
-    this.inFlight = new Gauge({
+    this.inFlight = metrics.gauge({
       name: `${PREFIX}handlers_in_flight`,
       help: "Handlers running in this process",
       labelNames: ["object_type"],
-      registers,
     });
     const perState =
       (rows: (s: GaugeSample) => GaugeSample["objects"]) =>
-      (gauge: Gauge<"object_type" | "state">, sample: GaugeSample) => {
+      (gauge: GaugeMetric<"object_type" | "state">, sample: GaugeSample) => {
         for (const row of rows(sample))
           gauge.set({ object_type: row.objectType, state: row.state }, row.count);
       };
     this.sampledGauge(
-      registry,
+      metrics,
       "objects",
       "Objects per state",
       ["object_type", "state"],
       perState((s) => s.objects),
     );
     this.sampledGauge(
-      registry,
+      metrics,
       "objects_above_sla",
       "Objects whose time in state is above the state's SLA",
       ["object_type", "state"],
       perState((s) => s.aboveSla),
     );
     this.sampledGauge(
-      registry,
+      metrics,
       "queue_depth",
       "Queue rows due and waiting for a worker",
       ["object_type"],
@@ -105,7 +97,7 @@ export class EngineMetrics {
       },
     );
     this.sampledGauge(
-      registry,
+      metrics,
       "queue_claimed",
       "Queue rows held by a live claim",
       ["object_type"],
@@ -117,26 +109,18 @@ export class EngineMetrics {
 
   /** A gauge refilled on every scrape from one database sample shared by all the sampled gauges. */
   private sampledGauge<L extends string>(
-    registry: Registry,
+    metrics: Metrics,
     name: string,
     help: string,
     labelNames: L[],
-    fill: (gauge: Gauge<L>, sample: GaugeSample) => void,
+    fill: (gauge: GaugeMetric<L>, sample: GaugeSample) => void,
   ): void {
-    const gauge: Gauge<L> = new Gauge({
-      name: `${PREFIX}${name}`,
-      help,
-      labelNames,
-      registers: [registry],
-      collect: async () => {
-        try {
-          const sample = await this.currentSample();
-          gauge.reset();
-          fill(gauge, sample);
-        } catch (error) {
-          this.onSampleError(error);
-        }
-      },
+    metrics.sampledGauge({ name: `${PREFIX}${name}`, help, labelNames }, async (gauge) => {
+      try {
+        fill(gauge, await this.currentSample());
+      } catch (error) {
+        this.onSampleError(error);
+      }
     });
   }
 

@@ -1,11 +1,11 @@
 import { type Kysely, sql } from "kysely";
-import type { JsonObject, RacksmithDatabase } from "../db/index.js";
+import type { EngineTables, JsonObject } from "./database.js";
 import type { HistoryRow, ObjectKey, ObjectRow } from "./records.js";
 import type { StoredOutcome, TaggedState } from "./types.js";
 
 /** Creating objects, and the reads behind the engine's views. (The final write is in finalWrite.ts.) */
 
-type Db = Kysely<RacksmithDatabase>;
+type Db = Kysely<EngineTables>;
 
 const OBJECT_COLUMNS = [
   "object_type",

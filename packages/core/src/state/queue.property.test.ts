@@ -1,7 +1,7 @@
+import { openTestDatabase, type TestDatabase } from "@racksmith/server/testing";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase, type TestDatabase } from "../../test/engine/testDatabase.js";
 import { claimDue, completeClaim, enqueueObject } from "./queue.js";
 import type { Claim } from "./records.js";
 

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { RacksmithDatabase } from "../db/index.js";
+import type { EngineTables } from "./database.js";
 import type { Claim, ObjectKey } from "./records.js";
 import type { TaggedState } from "./types.js";
 
@@ -11,7 +11,7 @@ import type { TaggedState } from "./types.js";
  * requeue instead of a delete, so it is never lost.
  */
 
-type Db = Kysely<RacksmithDatabase>;
+type Db = Kysely<EngineTables>;
 
 /** Makes an existing object due now (idempotent) and NOTIFYs `channel`; false when the object does not exist. */
 export async function enqueueObject(db: Db, key: ObjectKey, now: Date, channel: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import type { RacksmithDatabase } from "../db/index.js";
-import { toRacksmithError } from "../errors/index.js";
+import { type ErrorCode, toRacksmithError } from "../errors/index.js";
 import { childLogger } from "../logging/index.js";
+import type { EngineTables } from "./database.js";
 import { HandlerTimeoutError, InvalidOutcomeError, ObjectNotLoadedError } from "./errors.js";
 import { type StateWrite, writeFinal } from "./finalWrite.js";
 import { completeClaim } from "./queue.js";
@@ -108,7 +108,11 @@ export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunCon
   if (control.abandoned) return;
 
   if (result.kind === "aborted") {
-    metrics.errors.inc({ object_type: objectType, state: label, code: "handler_timeout" });
+    metrics.errors.inc({
+      object_type: objectType,
+      state: label,
+      code: "handler_timeout" satisfies ErrorCode,
+    });
     logger.warn({ timeoutMs: handlerTimeoutMs }, "handler timed out; its result is discarded");
     // Keep the claim (and this worker's slot) until the handler really stops, so no second handler starts
     // for this object while the first may still be doing I/O.
@@ -129,7 +133,7 @@ export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunCon
   const outcome = result.outcome;
   const now = clock();
   const write = stateWrite(rt, outcome, now);
-  const finalWrite = async (db: Kysely<RacksmithDatabase>) => {
+  const finalWrite = async (db: Kysely<EngineTables>) => {
     const written = await writeFinal(db, claim, { expectedVersion: version, write, now });
     if (!written.held) throw new StaleWrite("lease");
     if (!written.written) throw new StaleWrite("version");

@@ -1,13 +1,13 @@
-import type { Database } from "../db/index.js";
 import type { Logger } from "../logging/index.js";
 import type { ResolvedEngineConfig } from "./config.js";
+import type { EngineDatabase } from "./database.js";
 import type { EngineMetrics } from "./metrics.js";
 import type { StateMachine, TaggedState } from "./types.js";
 
 /** Everything the per-type worker, enqueuer and runs share. */
 export interface MachineRuntime {
   readonly machine: StateMachine;
-  readonly database: Database;
+  readonly database: EngineDatabase;
   readonly config: ResolvedEngineConfig;
   readonly metrics: EngineMetrics;
   readonly logger: Logger;

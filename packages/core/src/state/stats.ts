@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { RacksmithDatabase } from "../db/index.js";
+import type { EngineTables } from "./database.js";
 import type { GaugeSample } from "./metrics.js";
 import { queueDepth } from "./queue.js";
 import { stateLabel, stateSla } from "./runtime.js";
@@ -7,7 +7,7 @@ import type { StateMachine, TaggedState } from "./types.js";
 
 /** The database-wide figures behind the gauges: objects per state, above SLA, queue depth. */
 
-type Db = Kysely<RacksmithDatabase>;
+type Db = Kysely<EngineTables>;
 
 interface StateCount {
   objectType: string;

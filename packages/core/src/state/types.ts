@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
-import type { RacksmithDatabase } from "../db/index.js";
 import type { Logger } from "../logging/index.js";
+import type { EngineTables } from "./database.js";
 
 /** An object's lifecycle state: JSON with a string tag, e.g. `{ state: "assigned", instanceState: "…" }`. */
 export type TaggedState = { state: string };
@@ -12,7 +12,7 @@ export type Outcome<S extends TaggedState = TaggedState> =
   | { readonly kind: "doNothing" }
   | { readonly kind: "deleted" };
 
-export type DeferredWrite = (trx: Transaction<RacksmithDatabase>) => Promise<void>;
+export type DeferredWrite = (trx: Transaction<EngineTables>) => Promise<void>;
 
 export interface HandlerContext<S extends TaggedState = TaggedState> {
   readonly id: string;
@@ -44,7 +44,7 @@ export interface HandlerInput<S extends TaggedState, O> {
 export interface StateMachine<S extends TaggedState = TaggedState, O = unknown> {
   readonly objectType: string;
   /** Reads the object inside the short snapshot transaction; undefined when it no longer exists. */
-  load(id: string, db: Kysely<RacksmithDatabase>): Promise<O | undefined>;
+  load(id: string, db: Kysely<EngineTables>): Promise<O | undefined>;
   handle(input: HandlerInput<S, O>): Promise<Outcome<S>>;
   /** How long an object may stay in this state before it counts as above SLA (ms); undefined = no SLA. */
   sla?(state: S): number | undefined;
@@ -52,7 +52,7 @@ export interface StateMachine<S extends TaggedState = TaggedState, O = unknown> 
    * Objects that have no SLA right now whatever their state (a host whose health says
    * ExcludeFromStateMachineSla), among `objectIds`, or all of them when it is undefined.
    */
-  slaExempt?(db: Kysely<RacksmithDatabase>, objectIds?: readonly string[]): Promise<ReadonlySet<string>>;
+  slaExempt?(db: Kysely<EngineTables>, objectIds?: readonly string[]): Promise<ReadonlySet<string>>;
   /** Metrics/display label, e.g. "assigned/waitingForNetworkConfig"; defaults to the `state` tag. */
   stateLabel?(state: S): string;
 }

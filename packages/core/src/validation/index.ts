@@ -2,7 +2,7 @@ export type {
   MachineInventory,
   ValidationResult,
   ValidationTestResult,
-} from "../lifecycle/machineInventory.js";
+} from "./machineInventory.js";
 export type {
   ValidationRequest,
   ValidationRunContext,

@@ -1,4 +1,4 @@
-import type { MachineInventory, ValidationResult } from "../lifecycle/machineInventory.js";
+import type { MachineInventory, ValidationResult } from "./machineInventory.js";
 
 /** Why a validation runs: when a host is discovered, after a tenant's cleanup, or on an operator's request. */
 export type ValidationRunContext = "discovery" | "cleanup" | "onDemand";

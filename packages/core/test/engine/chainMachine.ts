@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../../src/db/index.js";
+import type { EngineDatabase as Database } from "../../src/state/index.js";
 import { doNothing, type StateMachine, transition } from "../../src/state/index.js";
 
 /**

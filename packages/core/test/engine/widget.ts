@@ -1,5 +1,5 @@
 import { type ColumnType, type Kysely, sql } from "kysely";
-import type { Database, RacksmithDatabase } from "../../src/db/index.js";
+import type { EngineDatabase as Database, EngineTables } from "../../src/state/index.js";
 import {
   defineStateMachine,
   deleted,
@@ -50,10 +50,9 @@ type WidgetRow = {
   writes: number;
 };
 
-export type WidgetDb = Kysely<RacksmithDatabase & { widgets: WidgetsTable }>;
+export type WidgetDb = Kysely<EngineTables & { widgets: WidgetsTable }>;
 
-export const widgetDb = (db: Kysely<RacksmithDatabase>): WidgetDb =>
-  db.withTables<{ widgets: WidgetsTable }>();
+export const widgetDb = (db: Kysely<EngineTables>): WidgetDb => db.withTables<{ widgets: WidgetsTable }>();
 
 export async function createWidgetsTable(database: Database): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS widgets (

@@ -3,7 +3,7 @@
  * PostgreSQL schema it is given, prints "ready" once claiming, and stops cleanly on SIGTERM.
  * Run with `node --import tsx test/engine/worker.ts` and the WORKER_* environment below.
  */
-import { openDatabase } from "../../src/db/index.js";
+import { openDatabase } from "@racksmith/server";
 import { StateEngine } from "../../src/state/index.js";
 import { chainMachine } from "./chainMachine.js";
 

@@ -81,12 +81,3 @@ export function redfishError(messageId: string, message = "failed"): unknown {
     },
   };
 }
-
-/** A logger that keeps every line it is given, to prove what never reaches logs. */
-export function capturingLogger(): { lines: string[]; logger: import("../../src/logging/index.js").Logger } {
-  const lines: string[] = [];
-  const write = (fields: Record<string, unknown>, message: string): void => {
-    lines.push(`${message} ${JSON.stringify(fields)}`);
-  };
-  return { lines, logger: { debug: write, info: write, warn: write, error: write } };
-}

@@ -1,4 +1,4 @@
-import type { ServiceProbe, ServiceRoot } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
 
 const IDRAC_PRODUCT = /integrated dell remote access controller|\bidrac\b/i;
 const IDRAC_MANAGER = /^iDRAC\.Embedded\.\d+$/i;

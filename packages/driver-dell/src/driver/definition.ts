@@ -1,5 +1,5 @@
 import {
-  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  BIOS_PROFILE_SETTINGS_SCHEMA,
   type BmcDriverDefinition,
   capabilitiesExcept,
   defineBmcDriver,
@@ -15,11 +15,7 @@ export const dellDriver: BmcDriverDefinition = defineBmcDriver({
   models: ["PowerEdge R750", "PowerEdge XE9680"],
   // Everything the contract has except what this hardware lacks.
   capabilities: capabilitiesExcept("dpu"),
-  settingsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { ...BIOS_PROFILE_SETTINGS_PROPERTIES },
-  },
+  settingsSchema: BIOS_PROFILE_SETTINGS_SCHEMA,
   detect: detectIdrac,
   create: (client, context) => new DellIdracDriver(client, context),
 });

@@ -4,7 +4,6 @@ import {
   type BiosAttributes,
   type BootOrderInfo,
   type BootTarget,
-  type Chassis,
   type DriverContext,
   type FirmwareUpdateRequest,
   InvalidArgumentError,
@@ -16,11 +15,10 @@ import {
   type PasswordPolicy,
   type PowerAction,
   RacksmithError,
-  type RedfishClient,
-  type RedfishObject,
   RedfishStandard,
   type TriStateStatus,
 } from "@racksmith/core";
+import type { Chassis, RedfishClient, RedfishObject } from "@racksmith/core/redfish";
 import {
   AccountExistsError,
   AccountSlotsFullError,

@@ -33,22 +33,10 @@ export class LockedDownError extends RacksmithError {
 export class DpuNicNotFoundError extends RacksmithError {
   constructor(mac: string, seen: readonly string[]) {
     super(
-      "dpu_not_found",
+      "dpu_nic_not_found",
       "NOT_FOUND",
       `no network device function with MAC ${mac} on this host${seen.length ? ` (MACs seen: ${seen.join(", ")})` : ""}`,
       { details: { mac, seen: [...seen] } },
-    );
-  }
-}
-
-/** The boot option that would boot the DPU is not in the BIOS boot list (same code as the standard driver). */
-export class BootOptionNotFoundError extends RacksmithError {
-  constructor(expected: string) {
-    super(
-      "boot_option_not_found",
-      "FAILED_PRECONDITION",
-      `no boot option named ${JSON.stringify(expected)}: run machine setup with the DPU's MAC and reboot so HTTP Device 1 points at it`,
-      { details: { target: expected } },
     );
   }
 }

@@ -1,7 +1,8 @@
+/** The core's class (every driver raises the same one), re-exported for code that imported it from here. */
+export { BootOptionNotFoundError } from "@racksmith/core";
 export {
   AccountExistsError,
   AccountSlotsFullError,
-  BootOptionNotFoundError,
   DpuNicNotFoundError,
   JobNotCreatedError,
   JobNotFoundError,

@@ -1,5 +1,4 @@
-import { type BootOptionInfo, type JobRef, moveToFront } from "@racksmith/core";
-import { BootOptionNotFoundError } from "../errors/index.js";
+import { type BootOptionInfo, BootOptionNotFoundError, type JobRef, moveToFront } from "@racksmith/core";
 import { dpuBootOption, httpDeviceName, isHttpDeviceFor } from "../setup/index.js";
 import { type JobQueue, jobRefOf } from "./jobQueue.js";
 import type { ManagerAttributes } from "./managerAttributes.js";
@@ -24,7 +23,11 @@ export class DpuBootOrder {
     const nic = await this.nics.byMac(mac);
     const { order, options } = await this.idrac.bootOrder();
     const option = dpuBootOption(options, nic);
-    if (!option) throw new BootOptionNotFoundError(httpDeviceName(nic));
+    if (!option) {
+      throw new BootOptionNotFoundError(httpDeviceName(nic), {
+        hint: "run machine setup with the DPU's MAC and reboot so HTTP Device 1 points at it",
+      });
+    }
     if (order[0] === option.reference) return undefined;
     const target = settingsObjectOf(await this.idrac.system()) ?? (await this.idrac.systemPath());
     const response = await this.attributes.explain("set boot order", () =>

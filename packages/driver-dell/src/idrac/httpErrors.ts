@@ -1,4 +1,5 @@
-import { PasswordChangeRequiredError, REDACTED, RedfishHttpError } from "@racksmith/core";
+import { REDACTED } from "@racksmith/core";
+import { PasswordChangeRequiredError, RedfishHttpError } from "@racksmith/core/redfish";
 
 /** True when the BMC answered with one of these HTTP statuses. */
 export function hasHttpStatus(error: unknown, ...statuses: number[]): error is RedfishHttpError {

@@ -1,11 +1,5 @@
-import {
-  type JobRef,
-  type JobStatus,
-  jobStateOf,
-  lastSegment,
-  type RedfishObject,
-  type Task,
-} from "@racksmith/core";
+import { type JobRef, type JobStatus, jobStateOf } from "@racksmith/core";
+import { lastSegment, type RedfishObject, type Task } from "@racksmith/core/redfish";
 import { JobNotCreatedError, JobNotFoundError, JobQueueBusyError } from "../errors/index.js";
 import { hasHttpStatus } from "./httpErrors.js";
 import { dellJobState, isQueued } from "./jobState.js";

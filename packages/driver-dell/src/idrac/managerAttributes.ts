@@ -1,4 +1,4 @@
-import type { BiosValue, RedfishObject } from "@racksmith/core";
+import type { BiosValue, RedfishObject } from "@racksmith/core/redfish";
 import { type AttributeValues, SYSTEM_LOCKDOWN } from "../setup/index.js";
 import { hasHttpStatus } from "./httpErrors.js";
 import { explainRefusal } from "./refusals.js";

@@ -1,9 +1,5 @@
-import {
-  InvalidArgumentError,
-  type NetworkAdapter,
-  type NetworkDeviceFunction,
-  normalizeMac,
-} from "@racksmith/core";
+import { InvalidArgumentError, normalizeMac } from "@racksmith/core";
+import type { NetworkAdapter, NetworkDeviceFunction } from "@racksmith/core/redfish";
 import { DpuNicNotFoundError } from "../errors/index.js";
 import type { IdracResources } from "./resources.js";
 

@@ -1,4 +1,4 @@
-import type { RedfishObject } from "@racksmith/core";
+import type { RedfishObject } from "@racksmith/core/redfish";
 
 /** The target of an OEM action whose advertised name ends with `suffix` (Dell prefixes them with a schema). */
 export function oemActionTarget(resource: RedfishObject, suffix: string): string | undefined {

@@ -1,4 +1,4 @@
-import { PasswordChangeRequiredError, RedfishHttpError } from "@racksmith/core";
+import { PasswordChangeRequiredError, RedfishHttpError } from "@racksmith/core/redfish";
 import { JobQueueBusyError, LockedDownError } from "../errors/index.js";
 import { errorText } from "./httpErrors.js";
 

@@ -1,13 +1,5 @@
-import type {
-  BiosAttributes,
-  BootOrderInfo,
-  Chassis,
-  ComputerSystem,
-  Logger,
-  Manager,
-  RedfishClient,
-  RedfishObject,
-} from "@racksmith/core";
+import type { BiosAttributes, BootOrderInfo, Logger } from "@racksmith/core";
+import type { Chassis, ComputerSystem, Manager, RedfishClient, RedfishObject } from "@racksmith/core/redfish";
 
 /** What the iDRAC helpers need from the driver: its client and the resources it already knows how to find. */
 export interface IdracResources {

@@ -1,4 +1,5 @@
-import { type Bios, type JobRef, NotSupportedError } from "@racksmith/core";
+import { type JobRef, NotSupportedError } from "@racksmith/core";
+import type { Bios } from "@racksmith/core/redfish";
 import { JobNotCreatedError } from "../errors/index.js";
 import { clearSetupPasswordProfile } from "../setup/index.js";
 import { hasHttpStatus, withoutSecretsInErrors } from "./httpErrors.js";

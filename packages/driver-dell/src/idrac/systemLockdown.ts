@@ -1,4 +1,5 @@
-import { type BiosValue, NotSupportedError, type TriStateStatus } from "@racksmith/core";
+import { NotSupportedError, type TriStateStatus } from "@racksmith/core";
+import type { BiosValue } from "@racksmith/core/redfish";
 import {
   BIOS_UNLOCK,
   LOCKDOWN_OFF,

@@ -1,4 +1,4 @@
-import type { ManagerAccount } from "@racksmith/core";
+import type { ManagerAccount } from "@racksmith/core/redfish";
 
 /** Account 1 is the iDRAC's reserved anonymous slot; users live in slots 2…16. */
 const FIRST_USER_SLOT = 2;

@@ -1,4 +1,5 @@
-import type { BiosValue, SettingDiff, TriStateStatus } from "@racksmith/core";
+import type { SettingDiff, TriStateStatus } from "@racksmith/core";
+import type { BiosValue } from "@racksmith/core/redfish";
 
 export type AttributeValues = Readonly<Record<string, string>>;
 export type AttributeMap = Readonly<Record<string, BiosValue>>;

@@ -1,23 +1,15 @@
+import type { DriverContext } from "@racksmith/core";
+import type { BiosValue, RedfishClient } from "@racksmith/core/redfish";
 import {
-  type BiosValue,
-  type BmcDriver,
-  probeService,
-  RedfishClient,
-  type ServiceProbe,
-  silentLogger,
-} from "@racksmith/core";
-import {
+  DriverMockup,
   type JsonObject,
   type MockupAuthMode,
-  type MockupBehavior,
   type MockupResponse,
-  MockupServer,
-  type MockupService,
+  type RecordedWrite,
 } from "@racksmith/testkit";
 import { DellIdracDriver, dellDriver } from "../../src/index.js";
 import { type DellMockupOptions, dellMockupBehaviors } from "../../src/testing/index.js";
 
-export const CREDENTIALS = { username: "root", password: "racksmith" };
 export const SYSTEM = "/redfish/v1/Systems/System.Embedded.1";
 export const MANAGER = "/redfish/v1/Managers/iDRAC.Embedded.1";
 export const BIOS = `${SYSTEM}/Bios`;
@@ -28,110 +20,43 @@ export const JOBS = `${MANAGER}/Jobs`;
 export const OEM_JOBS = `${MANAGER}/Oem/Dell/Jobs`;
 
 /** A write that reached the mockup: method, path (as sent) and JSON body. */
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  body: JsonObject;
-}
+export type RecordedRequest = RecordedWrite;
 
-type Responder = (
-  request: RecordedRequest,
-) => MockupResponse | undefined | Promise<MockupResponse | undefined>;
-
-interface Interception {
-  method: string;
-  path: RegExp;
-  respond: Responder;
+function createDellDriver(client: RedfishClient, context: DriverContext): DellIdracDriver {
+  const driver = dellDriver.create(client, context);
+  if (!(driver instanceof DellIdracDriver))
+    throw new Error("the dell definition created another driver class");
+  return driver;
 }
 
 /**
- * One Dell mockup server for a test file: every write is recorded (before the iDRAC behaviors see it), a test
- * can make the BMC answer a request its own way once, and state is arranged through the service.
+ * The Dell driver on a Dell mockup for a test file: every write is recorded (before the iDRAC behaviors see
+ * it), a test can make the BMC answer a request its own way once, and state is arranged through the service.
  */
-export class DellMockup {
-  readonly requests: RecordedRequest[] = [];
-  private readonly interceptions: Interception[] = [];
-  private readonly clients: RedfishClient[] = [];
-  private probeCache: ServiceProbe | undefined;
-
-  private constructor(readonly server: MockupServer) {}
-
-  static async start(
+export class DellMockup extends DriverMockup<DellIdracDriver> {
+  constructor(
     mockup: string,
-    options: { idrac?: DellMockupOptions; auth?: MockupAuthMode } = {},
-  ): Promise<DellMockup> {
-    let instance: DellMockup | undefined;
-    const record = (method: string) => (context: { request: { pathname: string }; body: JsonObject }) =>
-      instance?.record({ method, path: context.request.pathname, body: context.body });
-    const recorder: MockupBehavior = {
-      name: "test-recorder",
-      patch: { "/**": record("PATCH") },
-      post: { "/**": record("POST") },
-      actions: { "/**": record("POST") },
-    };
-    const server = await MockupServer.start({
-      root: mockup,
+    options: { idrac?: DellMockupOptions; auth?: MockupAuthMode; settings?: Record<string, unknown> } = {},
+  ) {
+    super({
+      driver: createDellDriver,
+      mockup,
       auth: options.auth ?? "basic",
-      credentials: CREDENTIALS,
-      behaviors: [recorder, ...dellMockupBehaviors(options.idrac)],
+      behaviors: dellMockupBehaviors(options.idrac),
+      settings: options.settings,
     });
-    instance = new DellMockup(server);
-    return instance;
   }
 
-  get service(): MockupService {
-    return this.server.service;
-  }
-
-  private record(request: RecordedRequest): ReturnType<Responder> {
-    this.requests.push(request);
-    const index = this.interceptions.findIndex(
-      (i) => i.method === request.method && i.path.test(request.path),
-    );
-    if (index < 0) return undefined;
-    const [interception] = this.interceptions.splice(index, 1);
-    return interception?.respond(request);
-  }
-
-  /** The next matching request gets this answer instead of the mockup's. */
-  intercept(method: string, path: RegExp, respond: Responder): void {
-    this.interceptions.push({ method, path, respond });
-  }
-
-  /** The writes recorded since the last call. */
-  take(): RecordedRequest[] {
-    return this.requests.splice(0);
+  /** Between tests: also empties the job queue and the staged BIOS values. */
+  override async reset(): Promise<void> {
+    await super.reset();
+    await this.resetQueue();
   }
 
   /** Reboots the host through the driver (which runs the queued jobs); the reset is not kept as a write. */
-  async reboot(driver: BmcDriver): Promise<void> {
-    await driver.power("ForceRestart");
-    const reset = this.requests.findIndex((r) => r.path.endsWith("/ComputerSystem.Reset"));
-    if (reset >= 0) this.requests.splice(reset, 1);
-  }
-
-  /** A fresh driver (no cached ids or job collection) talking to this mockup. */
-  async driver(settings?: Readonly<Record<string, unknown>>): Promise<DellIdracDriver> {
-    const client = new RedfishClient({
-      address: this.server.url,
-      credentials: CREDENTIALS,
-      retry: { retries: 0 },
-    });
-    this.clients.push(client);
-    this.probeCache ??= await probeService(client);
-    const driver = dellDriver.create(client, {
-      logger: silentLogger,
-      probe: this.probeCache,
-      ...(settings ? { settings } : {}),
-    });
-    if (!(driver instanceof DellIdracDriver))
-      throw new Error("the dell definition created another driver class");
-    return driver;
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.clients.map((client) => client.close()));
-    await this.server.stop();
+  override async reboot(): Promise<void> {
+    await super.reboot();
+    this.takeWrites((write) => write.path.endsWith("/ComputerSystem.Reset"));
   }
 
   // ---- state ------------------------------------------------------------------------------------------
@@ -163,7 +88,7 @@ export class DellMockup {
     }
     const settings = await this.service.read(BIOS_SETTINGS);
     if (settings) this.service.write(BIOS_SETTINGS, { ...settings, Attributes: {} });
-    this.take();
+    this.clearWrites();
   }
 
   /** Adds a job as the iDRAC shows it, in both collections. */

@@ -1,4 +1,5 @@
-import type { BiosAttributes, BiosValue } from "@racksmith/core";
+import type { BiosAttributes } from "@racksmith/core";
+import type { BiosValue } from "@racksmith/core/redfish";
 import type { SettingCheck } from "../status/index.js";
 
 /** The BIOS as it is now and the staged attributes that differ: what the next boot will apply. */

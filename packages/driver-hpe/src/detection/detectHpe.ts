@@ -1,4 +1,4 @@
-import type { ServiceProbe, ServiceRoot } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
 
 /** Score when the root names HPE and carries iLO's service extension with an iLO manager. */
 export const ILO_SCORE = 95;

@@ -1,5 +1,5 @@
 import {
-  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  BIOS_PROFILE_SETTINGS_SCHEMA,
   type BmcDriverDefinition,
   capabilitiesExcept,
   defineBmcDriver,
@@ -15,11 +15,7 @@ export const hpeDriverDefinition: BmcDriverDefinition = defineBmcDriver({
   models: ["ProLiant DL385 Gen10 Plus v2", "ProLiant DL380 Gen11"],
   // Everything the contract has except what this hardware lacks.
   capabilities: capabilitiesExcept("dpu"),
-  settingsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { ...BIOS_PROFILE_SETTINGS_PROPERTIES },
-  },
+  settingsSchema: BIOS_PROFILE_SETTINGS_SCHEMA,
   detect: detectHpe,
   create: (client, context) => new HpeDriver(client, context),
 });

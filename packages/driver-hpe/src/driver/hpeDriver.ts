@@ -2,36 +2,33 @@ import {
   type AccountInfo,
   type AccountRole,
   attributeDiffs,
-  type Bios,
   type BiosAttributes,
   type BootOptionInfo,
+  BootOptionNotFoundError,
   type BootTarget,
   diffAttributes,
   type EventLogQuery,
   type FirmwareUpdateRequest,
   hasErrorCode,
-  InvalidArgumentError,
   type JobRef,
   type JobStatus,
   type LogEntryInfo,
   type MachineSetupOptions,
   type MachineSetupResult,
   type MachineSetupStatus,
-  type Manager,
   moveToFront,
   type NetworkAdapterInfo,
-  normalizeMac,
   type PasswordPolicy,
   type PowerAction,
   pickLogService,
   RacksmithError,
-  RedfishHttpError,
   RedfishStandard,
+  requireMac,
   resolveBiosProfile,
   type SettingDiff,
   type TriStateStatus,
-  type UpdateService,
 } from "@racksmith/core";
+import { type Bios, type Manager, RedfishHttpError, type UpdateService } from "@racksmith/core/redfish";
 import { accountServicePatch } from "../accounts/index.js";
 import {
   machineSetupAttributes,
@@ -43,7 +40,6 @@ import {
   USB_BOOT_ATTRIBUTE,
 } from "../bios/index.js";
 import { dpuBootSource, isHttpIpv4BootFor, KINDS_FOR, reorderBootEntries } from "../boot/index.js";
-import { BootOptionNotFoundError } from "../errors/index.js";
 import { iloUpdateJob, iloUpdateStatus, isIloUpdateJob } from "../firmware/index.js";
 import {
   describeFirmware,
@@ -428,12 +424,6 @@ interface DpuBootState {
   order: string[];
   dpu: BootOptionInfo | undefined;
   first: BootOptionInfo | undefined;
-}
-
-function requireMac(mac: string): string {
-  const normalized = normalizeMac(mac);
-  if (!normalized) throw new InvalidArgumentError(`${JSON.stringify(mac)} is not a MAC address`);
-  return normalized;
 }
 
 /** iLO answers 400 `UnableToModifyDuringSystemPOST` to boot order changes while the host is in POST. */

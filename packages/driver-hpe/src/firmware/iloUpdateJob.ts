@@ -1,4 +1,5 @@
-import type { JobRef, JobStatus, UpdateService } from "@racksmith/core";
+import type { JobRef, JobStatus } from "@racksmith/core";
+import type { UpdateService } from "@racksmith/core/redfish";
 import { type HpeUpdateServiceOem, hpeOem } from "../ilo/index.js";
 
 /** iLO 5 answers SimpleUpdate without a task and reports the flash on the UpdateService instead. */

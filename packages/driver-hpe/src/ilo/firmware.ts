@@ -1,4 +1,4 @@
-import type { Manager } from "@racksmith/core";
+import type { Manager } from "@racksmith/core/redfish";
 import { type HpeManagerOem, hpeOem } from "./oem.js";
 
 /** An iLO generation and firmware version, e.g. iLO 6 v1.55 → `{ generation: 6, major: 1, minor: 55 }`. */

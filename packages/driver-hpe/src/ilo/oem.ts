@@ -1,4 +1,4 @@
-import type { ActionTarget, ODataLink, RedfishResource } from "@racksmith/core";
+import type { ActionTarget, ODataLink, RedfishResource } from "@racksmith/core/redfish";
 
 /** `Oem.Hpe` of a resource: BMC data is untrusted, so every field is optional and checked where used. */
 export function hpeOem<T extends object>(resource: RedfishResource | undefined): Partial<T> {

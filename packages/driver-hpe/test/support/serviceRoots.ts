@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServiceProbe, ServiceRoot } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
+import { serviceProbeOf } from "@racksmith/testkit";
 
 const LINKS = {
   RedfishVersion: "1.11.0",
@@ -34,18 +35,7 @@ export const OTHER_VENDOR_ROOTS: Readonly<Record<string, ServiceRoot>> = {
 
 /** What `probeService` would derive from a root, without a BMC. */
 export function probeOf(serviceRoot: ServiceRoot): ServiceProbe {
-  const oemKeys = Object.keys(serviceRoot.Oem ?? {});
-  return {
-    serviceRoot,
-    vendor: serviceRoot.Vendor ?? oemKeys[0],
-    product: serviceRoot.Product,
-    oemKeys,
-    metadata: undefined,
-    systemIds: ["1"],
-    managerIds: ["1"],
-    chassisIds: ["1"],
-    diagnostics: [],
-  };
+  return serviceProbeOf(serviceRoot, { systemIds: ["1"], managerIds: ["1"], chassisIds: ["1"] });
 }
 
 /** The service root of a DMTF mockup folder. */

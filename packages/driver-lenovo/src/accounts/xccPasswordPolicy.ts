@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type PasswordPolicy, type RedfishObject } from "@racksmith/core";
+import { InvalidArgumentError, type PasswordPolicy } from "@racksmith/core";
+import type { RedfishObject } from "@racksmith/core/redfish";
 
 /** XCC refuses lockout durations below one minute. */
 export const XCC_MIN_LOCKOUT_SECONDS = 60;

@@ -1,4 +1,5 @@
-import { type BootOptionInfo, macFromText, type RedfishObject } from "@racksmith/core";
+import { type BootOptionInfo, macFromText } from "@racksmith/core";
+import type { RedfishObject } from "@racksmith/core/redfish";
 
 /** Id of the XCC resource that orders the entries inside the `Network` boot group. */
 export const NETWORK_BOOT_ORDER_ID = "BootOrder.NetworkBootOrder";

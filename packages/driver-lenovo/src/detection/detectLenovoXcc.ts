@@ -1,4 +1,4 @@
-import type { ServiceProbe, ServiceRoot } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
 
 /** Vendor string alone (the SR670 V2 capture has no `Product` and no root `Oem`). */
 const VENDOR_SCORE = 80;

@@ -1,5 +1,5 @@
 import {
-  BIOS_PROFILE_SETTINGS_PROPERTIES,
+  BIOS_PROFILE_SETTINGS_SCHEMA,
   type BmcDriverDefinition,
   capabilitiesExcept,
   defineBmcDriver,
@@ -15,11 +15,7 @@ export const lenovoDriver: BmcDriverDefinition = defineBmcDriver({
   models: ["ThinkSystem SR670 V2", "ThinkSystem SR675 V3"],
   // Everything the contract has except what this hardware lacks.
   capabilities: capabilitiesExcept("dpu"),
-  settingsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { ...BIOS_PROFILE_SETTINGS_PROPERTIES },
-  },
+  settingsSchema: BIOS_PROFILE_SETTINGS_SCHEMA,
   detect: detectLenovoXcc,
   create: (client, context) => new LenovoXccDriver(client, context),
 });

@@ -3,35 +3,38 @@ import {
   type AccountInfo,
   type AccountRole,
   attributeDiffs,
-  type Bios,
   type BiosAttributes,
-  type BootOption,
   type BootOptionInfo,
+  BootOptionNotFoundError,
   type BootOrderInfo,
   type BootTarget,
-  type ComputerSystem,
-  type EthernetInterface,
   type EventLogQuery,
   InvalidArgumentError,
   type JobRef,
   type LogEntryInfo,
-  lastSegment,
   type MachineSetupOptions,
   type MachineSetupResult,
   type MachineSetupStatus,
-  type Manager,
   moveToFront,
-  normalizeMac,
   type PasswordPolicy,
   type PowerAction,
-  type RedfishObject,
   RedfishStandard,
+  requireMac,
   resolveBiosProfile,
   type SettingDiff,
   type TriStateStatus,
   toBootOptionInfo,
   triState,
 } from "@racksmith/core";
+import {
+  type Bios,
+  type BootOption,
+  type ComputerSystem,
+  type EthernetInterface,
+  lastSegment,
+  type Manager,
+  type RedfishObject,
+} from "@racksmith/core/redfish";
 import { xccPasswordPolicyPatch } from "../accounts/index.js";
 import {
   machineSetupPlan,
@@ -50,7 +53,6 @@ import {
   type NetworkBootOrder,
   parseNetworkBootOrder,
 } from "../boot/index.js";
-import { BootEntryNotFoundError } from "../errors.js";
 import { dottedVersion, isRestartQuirkSku, restartCutsDpuPower } from "../firmware/index.js";
 import {
   frontUsbOf,
@@ -72,12 +74,6 @@ const OVERRIDE_TARGET: Readonly<Record<BootTarget, string>> = {
   hdd: "Hdd",
   uefiHttp: "UefiHttp",
 };
-
-function requireMac(mac: string): string {
-  const normalized = normalizeMac(mac);
-  if (!normalized) throw new InvalidArgumentError(`${JSON.stringify(mac)} is not a MAC address`);
-  return normalized;
-}
 
 /**
  * Lenovo ThinkSystem servers managed by an XClarity Controller (XCC, XCC2). Differences from the standard:
@@ -187,7 +183,9 @@ export class LenovoXccDriver extends RedfishStandard {
     if (target === "uefiHttp") {
       const network = await this.networkBootOrder(system);
       const entry = network && firstHttpEntry(network);
-      if (!network || !entry) throw new BootEntryNotFoundError("UEFI HTTP boot", network?.supported ?? []);
+      if (!network || !entry) {
+        throw new BootOptionNotFoundError("UEFI HTTP boot", { available: network?.supported ?? [] });
+      }
       await this.networkEntryFirst(network, entry);
     }
     await this.groupFirst(system, group);
@@ -199,7 +197,9 @@ export class LenovoXccDriver extends RedfishStandard {
     const network = await this.networkBootOrder(system);
     if (!network) return super.setBootOrderDpuFirst(mac);
     const entry = dpuEntry(network, wanted);
-    if (!entry) throw new BootEntryNotFoundError(`HTTP IPv4 boot from ${wanted}`, network.supported);
+    if (!entry) {
+      throw new BootOptionNotFoundError(`HTTP IPv4 boot from ${wanted}`, { available: network.supported });
+    }
     await this.networkEntryFirst(network, entry);
     const group = findGroupOption(await this.bootGroups(system), "network");
     if (group) await this.groupFirst(system, group);

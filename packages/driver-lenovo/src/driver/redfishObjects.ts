@@ -1,4 +1,5 @@
-import { type ActionTarget, isRacksmithError, type RedfishObject } from "@racksmith/core";
+import { isRacksmithError } from "@racksmith/core";
+import type { ActionTarget, RedfishObject } from "@racksmith/core/redfish";
 
 function objectOf(value: unknown): RedfishObject | undefined {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as RedfishObject) : undefined;

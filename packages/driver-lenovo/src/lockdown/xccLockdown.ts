@@ -1,4 +1,5 @@
-import { type RedfishObject, type TriStateStatus, triState } from "@racksmith/core";
+import { type TriStateStatus, triState } from "@racksmith/core";
+import type { RedfishObject } from "@racksmith/core/redfish";
 
 /** The system OEM property that assigns the front-panel USB port; renamed on newer XCC firmware. */
 export const FRONT_USB_PROPERTIES = ["FrontPanelUSB", "USBManagementPortAssignment"] as const;

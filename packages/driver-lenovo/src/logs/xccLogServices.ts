@@ -1,4 +1,4 @@
-import type { LogService } from "@racksmith/core";
+import type { LogService } from "@racksmith/core/redfish";
 
 function byId(services: readonly LogService[], id: string): LogService | undefined {
   return services.find((service) => service.Id?.toLowerCase() === id.toLowerCase());

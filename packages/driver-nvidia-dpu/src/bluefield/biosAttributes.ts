@@ -1,4 +1,5 @@
-import { type BiosAttributes, type BiosValue, REDACTED } from "@racksmith/core";
+import { type BiosAttributes, REDACTED } from "@racksmith/core";
+import type { BiosValue } from "@racksmith/core/redfish";
 import { BIOS_KEYS_RENAMED_IN, type BmcFirmwareVersion, isOlderThan } from "./firmwareVersion.js";
 
 /** A BIOS attribute that BMC 24.10 renamed: today's key and the spaced key of older releases. */

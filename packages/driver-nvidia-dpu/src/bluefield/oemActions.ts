@@ -1,4 +1,4 @@
-import type { RedfishResource } from "@racksmith/core";
+import type { RedfishResource } from "@racksmith/core/redfish";
 import type { InlineParameterAction } from "./resources.js";
 
 /** An action the resource advertises (`#Mode.Set`), with its target. */

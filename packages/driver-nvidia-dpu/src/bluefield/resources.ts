@@ -1,4 +1,4 @@
-import type { ODataLink, RedfishResource } from "@racksmith/core";
+import type { ODataLink, RedfishResource } from "@racksmith/core/redfish";
 
 /** The chassis that is the DPU card: its serial is the DPU serial the host BMC sees. */
 export const CARD_CHASSIS_ID = "Card1";

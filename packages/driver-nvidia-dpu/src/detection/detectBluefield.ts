@@ -1,4 +1,4 @@
-import type { ServiceProbe, ServiceRoot } from "@racksmith/core";
+import type { ServiceProbe, ServiceRoot } from "@racksmith/core/redfish";
 import { CARD_CHASSIS_ID } from "../bluefield/index.js";
 
 /** Scores by strength of evidence; RedfishStandard scores 1 and other vendors' drivers score 0 here. */

@@ -1,4 +1,9 @@
-import { BIOS_PROFILE_SETTINGS_PROPERTIES, type BmcDriverDefinition, defineBmcDriver } from "@racksmith/core";
+import {
+  BIOS_PROFILE_SETTINGS_SCHEMA,
+  type BmcDriverDefinition,
+  capabilitiesExcept,
+  defineBmcDriver,
+} from "@racksmith/core";
 import { detectBluefield } from "../detection/index.js";
 import { DRIVER_NAME, NvidiaDpuDriver } from "./nvidiaDpuDriver.js";
 
@@ -11,35 +16,8 @@ export const nvidiaDpuDriver: BmcDriverDefinition = defineBmcDriver({
   description:
     "NVIDIA BlueField-2/3 DPU BMC: NIC/DPU mode, rshim, base MAC, HTTP boot, DPU machine setup (no lockdown, serial console setup or TPM)",
   models: BLUEFIELD_MODELS,
-  capabilities: [
-    "power",
-    "bmcReset",
-    "bootOnce",
-    "bootFirst",
-    "bootOrderDpuFirst",
-    "bios",
-    "biosPending",
-    "machineSetup",
-    "accounts",
-    "passwordPolicy",
-    "uefiPassword",
-    "firmwareInventory",
-    "firmwareUpdate",
-    "thermal",
-    "powerMetrics",
-    "sensors",
-    "systemEventLog",
-    "bmcEventLog",
-    "secureBoot",
-    "inventory",
-    "drives",
-    "dpu",
-  ],
-  settingsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { ...BIOS_PROFILE_SETTINGS_PROPERTIES },
-  },
+  capabilities: capabilitiesExcept("acPowerCycle", "lockdown", "serialConsole", "tpmClear"),
+  settingsSchema: BIOS_PROFILE_SETTINGS_SCHEMA,
   detect: detectBluefield,
   create: (client, context) => new NvidiaDpuDriver(client, context),
 });

@@ -1,14 +1,11 @@
 import {
   type BiosAttributes,
+  BootOptionNotFoundError,
   type BootOrderInfo,
   type BootTarget,
-  type Chassis,
-  type ComputerSystem,
-  type Diagnostic,
   type DriveInfo,
   type EventLogQuery,
   type ExplorationReport,
-  InvalidArgumentError,
   isNotSupported,
   type JobRef,
   type LogEntryInfo,
@@ -17,26 +14,31 @@ import {
   type MachineSetupStatus,
   moveToFront,
   type NicMode,
-  normalizeMac,
-  PasswordChangeRequiredError,
   type PasswordPolicy,
-  type PCIeDevice,
   type PcieDeviceInfo,
-  type Power,
   type PowerAction,
   type PowerMetrics,
   pickLogService,
   powerMetricsFrom,
   RacksmithError,
-  RedfishHttpError,
   RedfishStandard,
+  requireMac,
   resolveBiosProfile,
   type SecureBootStatus,
-  type SoftwareInventory,
   type TriStateStatus,
   toPcieDeviceInfo,
   trimSerial,
 } from "@racksmith/core";
+import {
+  type Chassis,
+  type ComputerSystem,
+  type Diagnostic,
+  PasswordChangeRequiredError,
+  type PCIeDevice,
+  type Power,
+  RedfishHttpError,
+  type SoftwareInventory,
+} from "@racksmith/core/redfish";
 import {
   advertisedAction,
   allowedParameterValues,
@@ -66,7 +68,7 @@ import {
   UEFI_PASSWORD_ATTRIBUTES,
   type WithSettingsObject,
 } from "../bluefield/index.js";
-import { BaseMacUnavailableError, BootOptionNotFoundError, UefiPasswordChangeError } from "../errors.js";
+import { BaseMacUnavailableError, UefiPasswordChangeError } from "../errors.js";
 import {
   type MachineSetupPlan,
   machineSetupDiffs,
@@ -536,12 +538,6 @@ export class NvidiaDpuDriver extends RedfishStandard {
       diagnostics: [...report.diagnostics, ...mismatch],
     };
   }
-}
-
-function requireMac(mac: string): string {
-  const normalized = normalizeMac(mac);
-  if (!normalized) throw new InvalidArgumentError(`${JSON.stringify(mac)} is not a MAC address`);
-  return normalized;
 }
 
 function generationLabel(generation: BluefieldGeneration | undefined): string {

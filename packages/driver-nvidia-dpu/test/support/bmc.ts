@@ -1,77 +1,69 @@
-import { probeService, RedfishClient, silentLogger } from "@racksmith/core";
-import { type JsonObject, type MockupAuthMode, type MockupBehavior, MockupServer } from "@racksmith/testkit";
+import {
+  DriverMockup,
+  type DriverMockupOptions,
+  type JsonObject,
+  jsonResponse,
+  type MockupResponse,
+  type RecordedWrite,
+} from "@racksmith/testkit";
+import { expect } from "vitest";
 import { NvidiaDpuDriver } from "../../src/index.js";
 import { BLUEFIELD_BEHAVIORS } from "../../src/testing/index.js";
+import { FIXTURE_CONFIG } from "./paths.js";
 
 export const CREDENTIALS = { username: "root", password: "Bmc-Secret-42!" };
 
-/** A write the driver sent, as the BMC received it (recorded before any vendor behavior answers). */
-export interface RecordedWrite {
-  method: "PATCH" | "POST";
-  path: string;
-  body: JsonObject;
+export type BluefieldMockup = DriverMockup<NvidiaDpuDriver>;
+
+/**
+ * A BlueField mockup with the package's behaviors (a reboot plays out what the DPU's UEFI applies) and
+ * the driver connected to it over HTTP with basic auth; `redfishArgs()` loads this package through the config.
+ */
+export function bluefieldMockup(
+  root: string,
+  options: Partial<DriverMockupOptions<NvidiaDpuDriver>> = {},
+): BluefieldMockup {
+  return new DriverMockup({
+    driver: (client, context) => new NvidiaDpuDriver(client, context),
+    mockup: root,
+    behaviors: BLUEFIELD_BEHAVIORS,
+    credentials: CREDENTIALS,
+    cliConfig: FIXTURE_CONFIG,
+    ...options,
+  });
 }
 
-export interface TestBmc {
-  server: MockupServer;
-  client: RedfishClient;
-  driver: NvidiaDpuDriver;
-  /** Every PATCH and POST (actions included) since the last `clearWrites()`. */
-  writes: RecordedWrite[];
-  clearWrites(): void;
-  /** A driver for the same BMC with other operator settings. */
-  driverWith(settings: Readonly<Record<string, unknown>>): Promise<NvidiaDpuDriver>;
-  /** Reboots the DPU as the lifecycle would (the mockup then plays out what its UEFI applies). */
-  reboot(): Promise<void>;
-  stop(): Promise<void>;
+/** The one-time UEFI HTTP boot machine setup stages in the system's settings object (applied at the reboot). */
+export const UEFI_HTTP_BOOT_ONCE: RecordedWrite = {
+  method: "PATCH",
+  path: "/redfish/v1/Systems/Bluefield/Settings",
+  body: {
+    Boot: {
+      BootSourceOverrideEnabled: "Once",
+      BootSourceOverrideMode: "UEFI",
+      BootSourceOverrideTarget: "UefiHttp",
+    },
+  },
+};
+
+/** A BlueField BMC's Redfish error: `message`, with one `@Message.ExtendedInfo` entry. */
+export function bluefieldError(status: number, info: JsonObject, message = "error"): MockupResponse {
+  return jsonResponse(status, {
+    error: { code: "Base.1.8.GeneralError", message, "@Message.ExtendedInfo": [info] },
+  });
 }
 
 /**
- * Serves a mockup with the BlueField behaviors (after `first`, which may take requests over) and a recorder, and
- * connects a driver to it over HTTP with basic auth.
+ * Switches the DPU to NIC mode and back, expecting `write` to be the one request that asks for NIC mode and each
+ * mode to show only after the DPU rebooted.
  */
-export async function startBmc(
-  root: string,
-  options: { first?: readonly MockupBehavior[]; auth?: MockupAuthMode } = {},
-): Promise<TestBmc> {
-  const writes: RecordedWrite[] = [];
-  const record =
-    (method: RecordedWrite["method"]) =>
-    ({ request, body }: { request: { pathname: string }; body: JsonObject }) => {
-      writes.push({ method, path: request.pathname, body });
-      return undefined;
-    };
-  const recorder: MockupBehavior = {
-    name: "recorder",
-    patch: { "/redfish/v1/**": record("PATCH") },
-    post: { "/redfish/v1/**": record("POST") },
-    actions: { "/redfish/v1/**": record("POST") },
-  };
-  const server = await MockupServer.start({
-    root,
-    auth: options.auth ?? "basic",
-    credentials: CREDENTIALS,
-    behaviors: [recorder, ...(options.first ?? []), ...BLUEFIELD_BEHAVIORS],
-  });
-  const client = new RedfishClient({ address: server.url, credentials: CREDENTIALS, retry: { retries: 0 } });
-  const driverWith = async (settings?: Readonly<Record<string, unknown>>) =>
-    new NvidiaDpuDriver(client, {
-      logger: silentLogger,
-      probe: await probeService(client),
-      ...(settings ? { settings } : {}),
-    });
-  const driver = await driverWith();
-  return {
-    server,
-    client,
-    driver,
-    writes,
-    clearWrites: () => void writes.splice(0),
-    driverWith,
-    reboot: () => driver.power("ForceRestart"),
-    stop: async () => {
-      await client.close();
-      await server.stop();
-    },
-  };
+export async function nicModeRoundTrip(bmc: BluefieldMockup, write: RecordedWrite): Promise<void> {
+  await bmc.driver.setNicMode("nic");
+  expect(bmc.writes).toEqual([write]);
+  expect(await bmc.driver.nicMode()).toBe("dpu");
+  await bmc.reboot();
+  expect(await bmc.driver.nicMode()).toBe("nic");
+  await bmc.driver.setNicMode("dpu");
+  await bmc.reboot();
+  expect(await bmc.driver.nicMode()).toBe("dpu");
 }

@@ -1,4 +1,5 @@
-import type { Bios, BiosAttributes } from "@racksmith/core";
+import type { BiosAttributes } from "@racksmith/core";
+import type { Bios } from "@racksmith/core/redfish";
 import { type BmcAccess, isNotFound, withLockdownRefusal } from "../bmc/index.js";
 
 /**

@@ -1,4 +1,5 @@
-import type { BiosAttributes, BiosValue } from "@racksmith/core";
+import type { BiosAttributes } from "@racksmith/core";
+import type { BiosValue } from "@racksmith/core/redfish";
 import { matchingAttributeKeys } from "./attributeNames.js";
 
 /**

@@ -1,4 +1,5 @@
-import type { Chassis, ComputerSystem, Logger, Manager, RedfishClient, RedfishObject } from "@racksmith/core";
+import type { Logger } from "@racksmith/core";
+import type { Chassis, ComputerSystem, Manager, RedfishClient, RedfishObject } from "@racksmith/core/redfish";
 
 /** What the Supermicro feature modules need from the driver: its client and resolved resources. */
 export interface BmcAccess {

@@ -3,7 +3,6 @@ export {
   isBootOrderUnknown,
   isNotFound,
   lockdownRefusal,
-  taskRefOf,
   updateBusyRefusal,
   withLockdownRefusal,
 } from "./responses.js";

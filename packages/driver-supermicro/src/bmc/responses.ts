@@ -1,11 +1,4 @@
-import {
-  type JobRef,
-  lastSegment,
-  RacksmithError,
-  RedfishHttpError,
-  type RedfishResponse,
-  type Task,
-} from "@racksmith/core";
+import { RedfishHttpError } from "@racksmith/core/redfish";
 import { FirmwareUpdateBusyError, SystemLockdownActiveError } from "../errors/index.js";
 
 // SMC registry: "System is in lockdown mode. This action is forbidden." and its PATCH variant.
@@ -46,18 +39,4 @@ export async function withLockdownRefusal<T>(operation: string, change: () => Pr
   } catch (error) {
     throw lockdownRefusal(operation, error) ?? error;
   }
-}
-
-/** The task to follow from an upload answer: the Task in the body, else the `Location` task monitor. */
-export function taskRefOf(response: RedfishResponse): JobRef {
-  const body = response.body as Task | undefined;
-  const path = body?.["@odata.id"] ?? response.location;
-  if (!path) {
-    throw new RacksmithError(
-      "no_task",
-      "INTERNAL",
-      "the BMC accepted the upload but named no task to follow",
-    );
-  }
-  return { kind: "task", id: body?.Id ?? lastSegment(path.replace(/\/Monitor$/i, "")), path };
 }

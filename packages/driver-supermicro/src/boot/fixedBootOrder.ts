@@ -1,5 +1,4 @@
-import { type BootTarget, moveToFront } from "@racksmith/core";
-import { BootOptionNotFoundError } from "../errors/index.js";
+import { BootOptionNotFoundError, type BootTarget, moveToFront } from "@racksmith/core";
 import type { FixedBootOrder } from "../oem/index.js";
 
 const NETWORK_CATEGORY = "UEFI Network";
@@ -63,7 +62,9 @@ export function bootFirstPatch(fbo: FixedBootOrder, target: BootTarget): FixedBo
   if (target === "hdd") return { FixedBootOrder: categoryOrder(fbo, "hardDisk") };
   const adapter = dpuAdapterEntry(fbo, target);
   if (target === "uefiHttp" && !adapter) {
-    throw new BootOptionNotFoundError("UEFI HTTP IPv4 boot from a Mellanox/NVIDIA adapter", HTTP_HINT);
+    throw new BootOptionNotFoundError("UEFI HTTP IPv4 boot from a Mellanox/NVIDIA adapter", {
+      hint: HTTP_HINT,
+    });
   }
   return {
     FixedBootOrder: categoryOrder(fbo, "network"),
@@ -74,7 +75,7 @@ export function bootFirstPatch(fbo: FixedBootOrder, target: BootTarget): FixedBo
 /** Network first, and within it the DPU's boot device for `mac` first. */
 export function dpuFirstPatch(fbo: FixedBootOrder, mac: string): FixedBootOrderPatch {
   const entry = dpuNetworkEntry(fbo, mac);
-  if (!entry) throw new BootOptionNotFoundError(`network boot from ${mac}`, HTTP_HINT);
+  if (!entry) throw new BootOptionNotFoundError(`network boot from ${mac}`, { hint: HTTP_HINT });
   return {
     FixedBootOrder: categoryOrder(fbo, "network"),
     UEFINetwork: moveToFront(fbo.UEFINetwork ?? [], entry),

@@ -1,4 +1,4 @@
-import type { ComputerSystem } from "@racksmith/core";
+import type { ComputerSystem } from "@racksmith/core/redfish";
 import { type BmcAccess, isNotFound, withLockdownRefusal } from "../bmc/index.js";
 import type { FixedBootOrder, SupermicroSystemExtras } from "../oem/index.js";
 import type { FixedBootOrderPatch } from "./fixedBootOrder.js";

@@ -1,4 +1,4 @@
-import type { ServiceRoot } from "@racksmith/core";
+import type { ServiceRoot } from "@racksmith/core/redfish";
 
 /** Confidence when the service root names Supermicro; anything above the standard driver's 1 wins. */
 export const SUPERMICRO_SCORE = 90;

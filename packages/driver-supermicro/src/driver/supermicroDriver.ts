@@ -1,9 +1,9 @@
 import {
   type AccountInfo,
   type AccountRole,
-  type ActionTarget,
   attributeDiffs,
   type BiosAttributes,
+  BootOptionNotFoundError,
   type BootOrderInfo,
   type BootTarget,
   type DriverContext,
@@ -21,16 +21,15 @@ import {
   type MachineSetupStatus,
   moveToFront,
   normalizeMac,
-  type ODataLink,
   type PowerAction,
   pickLogService,
-  type RedfishClient,
-  type RedfishObject,
   RedfishStandard,
+  requireMac,
   resolveBiosProfile,
   type SettingDiff,
   type TriStateStatus,
 } from "@racksmith/core";
+import type { ActionTarget, ODataLink, RedfishClient, RedfishObject } from "@racksmith/core/redfish";
 import {
   BiosStaging,
   machineSetupAttributes,
@@ -52,11 +51,7 @@ import {
   readFixedBootOrder,
   withNameMac,
 } from "../boot/index.js";
-import {
-  BiosAttributeUnknownError,
-  BootOptionNotFoundError,
-  SerialConsoleNotConfigurableError,
-} from "../errors/index.js";
+import { BiosAttributeUnknownError, SerialConsoleNotConfigurableError } from "../errors/index.js";
 import { uploadMultipart } from "../firmware/index.js";
 import { SystemLockdown } from "../lockdown/index.js";
 import type { SerialInterface } from "../oem/index.js";
@@ -166,8 +161,10 @@ export class SupermicroDriver extends RedfishStandard {
       }
     }
     const fixed = await readFixedBootOrder(this.bmc);
-    if (!fixed)
-      throw new BootOptionNotFoundError(`network boot from ${wanted}`, "the BMC has no boot order to change");
+    if (!fixed) {
+      const hint = "the BMC has no boot order to change";
+      throw new BootOptionNotFoundError(`network boot from ${wanted}`, { hint });
+    }
     await patchFixedBootOrder(
       this.bmc,
       fixed.path,
@@ -193,7 +190,7 @@ export class SupermicroDriver extends RedfishStandard {
     mac: string,
   ): Promise<void> {
     const option = findDpuBootOption(options, mac);
-    if (!option) throw new BootOptionNotFoundError(`network boot from ${mac}`, HTTP_BOOT_HINT);
+    if (!option) throw new BootOptionNotFoundError(`network boot from ${mac}`, { hint: HTTP_BOOT_HINT });
     // The fixed boot order disables whole categories; a disabled option would be skipped even when first.
     const collection = (await this.system()).Boot?.BootOptions?.["@odata.id"];
     if (option.enabled === false && collection) {
@@ -245,7 +242,7 @@ export class SupermicroDriver extends RedfishStandard {
     const [system, current, staged] = await Promise.all([this.system(), this.bios(), this.staging.staged()]);
     const wanted = this.wantedBios(current, system.Model, options);
     if (wanted.unknown.length) throw new BiosAttributeUnknownError(wanted.unknown.map(([name]) => name));
-    const toStage = changedAttributes(wanted.attributes, { ...current, ...staged });
+    const toStage = diffAttributes({ ...current, ...staged }, wanted.attributes);
     if (Object.keys(toStage).length) await this.staging.stage(toStage, "machine setup");
     let bootPending = false;
     if (options.bootInterfaceMac) {
@@ -261,7 +258,7 @@ export class SupermicroDriver extends RedfishStandard {
         );
       }
     }
-    const biosPending = Object.keys(changedAttributes(wanted.attributes, current)).length > 0;
+    const biosPending = Object.keys(diffAttributes(current, wanted.attributes)).length > 0;
     return { rebootRequired: biosPending || bootPending };
   }
 
@@ -397,15 +394,4 @@ export class SupermicroDriver extends RedfishStandard {
     if (keys.length === 0) this.notSupported("TPM clear", "the BIOS has no PendingOperation attribute");
     await this.staging.stage(Object.fromEntries(keys.map((key) => [key, "TPM Clear"])), "TPM clear");
   }
-}
-
-function requireMac(mac: string): string {
-  const normalized = normalizeMac(mac);
-  if (!normalized) throw new InvalidArgumentError(`${JSON.stringify(mac)} is not a MAC address`);
-  return normalized;
-}
-
-/** The wanted attributes whose value differs from `actual`. */
-function changedAttributes(wanted: BiosAttributes, actual: BiosAttributes): BiosAttributes {
-  return Object.fromEntries(Object.entries(wanted).filter(([key, value]) => actual[key] !== value));
 }

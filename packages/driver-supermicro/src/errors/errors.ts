@@ -38,18 +38,6 @@ export class SerialConsoleNotConfigurableError extends RacksmithError {
   }
 }
 
-/** No boot option (or fixed-boot-order device) for what was asked. */
-export class BootOptionNotFoundError extends RacksmithError {
-  constructor(what: string, hint?: string) {
-    super(
-      "boot_option_not_found",
-      "FAILED_PRECONDITION",
-      `no boot option for ${what}${hint ? ` (${hint})` : ""}`,
-      { details: { target: what } },
-    );
-  }
-}
-
 /** Another firmware update is running; the BMC accepts one at a time. */
 export class FirmwareUpdateBusyError extends RacksmithError {
   constructor(options: RacksmithErrorOptions = {}) {

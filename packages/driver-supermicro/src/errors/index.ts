@@ -1,6 +1,5 @@
 export {
   BiosAttributeUnknownError,
-  BootOptionNotFoundError,
   FirmwareUpdateBusyError,
   SerialConsoleNotConfigurableError,
   SystemLockdownActiveError,

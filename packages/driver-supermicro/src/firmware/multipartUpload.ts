@@ -1,10 +1,6 @@
-import {
-  type FirmwareUpdateRequest,
-  type JobRef,
-  NotSupportedError,
-  type UpdateService,
-} from "@racksmith/core";
-import { type BmcAccess, taskRefOf } from "../bmc/index.js";
+import { type FirmwareUpdateRequest, type JobRef, NotSupportedError, taskRefOf } from "@racksmith/core";
+import type { UpdateService } from "@racksmith/core/redfish";
+import type { BmcAccess } from "../bmc/index.js";
 import { multipartTarget, multipartUpdateParameters } from "./multipartParameters.js";
 
 const UPLOAD_TIMEOUT_MS = 30 * 60_000;

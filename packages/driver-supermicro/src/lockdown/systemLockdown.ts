@@ -1,4 +1,5 @@
-import { type ComputerSystem, type Manager, NotSupportedError, type TriStateStatus } from "@racksmith/core";
+import { NotSupportedError, type TriStateStatus } from "@racksmith/core";
+import type { ComputerSystem, Manager } from "@racksmith/core/redfish";
 import { type BmcAccess, isNotFound, oemLink } from "../bmc/index.js";
 import {
   firmwareAtLeast,

@@ -1,4 +1,4 @@
-import type { Chassis } from "@racksmith/core";
+import type { Chassis } from "@racksmith/core/redfish";
 
 /**
  * Grace-Grace ARS-121L-DNR cannot network-boot with the Redfish host interface off, so lockdown leaves it

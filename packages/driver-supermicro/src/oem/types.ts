@@ -1,4 +1,4 @@
-import type { ODataLink, RedfishResource } from "@racksmith/core";
+import type { ODataLink, RedfishResource } from "@racksmith/core/redfish";
 
 /** `Managers/{m}/Oem/Supermicro/SysLockdown`: the BMC-wide configuration lock. */
 export interface SysLockdown extends RedfishResource {

@@ -1,4 +1,5 @@
-import { type ComputerSystem, type TriStateStatus, triState } from "@racksmith/core";
+import { type TriStateStatus, triState } from "@racksmith/core";
+import type { ComputerSystem } from "@racksmith/core/redfish";
 import type { SerialInterface } from "../oem/index.js";
 
 // The port settings Serial-over-LAN needs: Supermicro's factory defaults, which Redfish cannot change.

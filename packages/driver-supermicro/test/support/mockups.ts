@@ -1,12 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { RedfishClient, silentLogger } from "@racksmith/core";
-import {
-  type JsonObject,
-  type MockupBehavior,
-  MockupServer,
-  type MockupServerOptions,
-  type MockupService,
-} from "@racksmith/testkit";
+import { DriverMockup, type DriverMockupOptions } from "@racksmith/testkit";
 import { type SupermicroDriver, supermicroDriver } from "../../src/index.js";
 import { SUPERMICRO_BEHAVIORS } from "../../src/testing/index.js";
 
@@ -20,56 +13,22 @@ export function mockupDir(model: BundledModel): string {
   return fileURLToPath(new URL(`../../mockups/${model}`, import.meta.url));
 }
 
-export const CREDENTIALS = { username: "root", password: "racksmith" } as const;
+export type SupermicroMockup = DriverMockup<SupermicroDriver>;
 
-export interface RunningBmc {
-  server: MockupServer;
-  client: RedfishClient;
-  driver: SupermicroDriver;
-  stop(): Promise<void>;
-}
-
-/** A mockup server with the Supermicro behaviors and a driver connected to it (no retries: errors show). */
-export async function startBmc(
-  root: string,
-  options: {
-    settings?: Record<string, unknown>;
-    /** Behaviors that run before Supermicro's (recorders, injected refusals). */
-    before?: readonly MockupBehavior[];
-  } & Partial<MockupServerOptions> = {},
-): Promise<RunningBmc> {
-  const { settings, before = [], ...serverOptions } = options;
-  const server = await MockupServer.start({
-    root,
-    auth: "basic",
-    credentials: CREDENTIALS,
-    behaviors: [...before, ...SUPERMICRO_BEHAVIORS],
-    taskDurationMs: 0,
-    ...serverOptions,
+/**
+ * The supermicro driver on a bundled mockup with the Supermicro behaviors; tasks complete at once. The writes
+ * recorded are PATCHes and non-action POSTs (actions show in `server.actions`).
+ */
+export function supermicroMockup(
+  model: BundledModel,
+  options: Partial<DriverMockupOptions<SupermicroDriver>> = {},
+): SupermicroMockup {
+  return new DriverMockup({
+    driver: (client, context) => supermicroDriver.create(client, context) as SupermicroDriver,
+    mockup: mockupDir(model),
+    behaviors: SUPERMICRO_BEHAVIORS,
+    recordActions: false,
+    server: { taskDurationMs: 0 },
+    ...options,
   });
-  const client = new RedfishClient({ address: server.url, credentials: CREDENTIALS, retry: { retries: 0 } });
-  const driver = supermicroDriver.create(client, {
-    logger: silentLogger,
-    ...(settings ? { settings } : {}),
-  }) as SupermicroDriver;
-  return {
-    server,
-    client,
-    driver,
-    async stop() {
-      await client.close();
-      await server.stop();
-    },
-  };
-}
-
-/** Saves resources now; the returned function puts them back (tests of one file share a server). */
-export async function saveResources(service: MockupService, paths: readonly string[]): Promise<() => void> {
-  const saved = await Promise.all(paths.map(async (path) => [path, await service.read(path)] as const));
-  return () => {
-    for (const [path, body] of saved) {
-      if (body) service.write(path, body as JsonObject);
-      else service.remove(path);
-    }
-  };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { openDatabase } from "@racksmith/core/server";
+import { openDatabase } from "@racksmith/server";
 
 /** Where a test's service keeps its data: embedded PGlite on disk, or a fresh schema of PostgreSQL. */
 export type E2eDatabase = { kind: "pglite" } | { kind: "postgres"; url: string };

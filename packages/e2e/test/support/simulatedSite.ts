@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type SimulatedSite, type SimulatedSiteOptions, startSimulatedSite } from "@racksmith/cli";
-import { DEFAULT_CONFIG, type LoadedConfig } from "@racksmith/core/server";
+import { DEFAULT_CONFIG, type LoadedConfig } from "@racksmith/server";
+import { type SimulatedSite, type SimulatedSiteOptions, startSimulatedSite } from "@racksmith/simulator";
 import type { E2eDatabase } from "./databases.js";
 
 /** Every vendor driver of the repository, as an operator with all of them in racksmith.yaml has. */

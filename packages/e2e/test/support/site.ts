@@ -2,8 +2,8 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { DhcpLease } from "@racksmith/core/server";
-import type { Fleet } from "@racksmith/testkit";
+import type { DhcpLease } from "@racksmith/server";
+import type { Fleet } from "@racksmith/simulator";
 import { databaseSection, type E2eDatabase } from "./databases.js";
 import { type ServeProcess, startServe } from "./serveProcess.js";
 

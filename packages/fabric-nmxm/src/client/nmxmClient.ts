@@ -1,4 +1,5 @@
-import { type Logger, NvLinkFabricBadResponseError, silentLogger } from "@racksmith/core";
+import { type Logger, silentLogger } from "@racksmith/core";
+import { NvLinkFabricBadResponseError } from "@racksmith/core/nvlink";
 import type { NmxmConnectionSettings } from "../config/index.js";
 import {
   parseComputeNodes,

@@ -1,6 +1,5 @@
+import { isRacksmithError, type Logger, silentLogger } from "@racksmith/core";
 import {
-  isRacksmithError,
-  type Logger,
   NvLinkFabricAuthError,
   NvLinkFabricBadResponseError,
   type NvLinkFabricError,
@@ -8,8 +7,7 @@ import {
   NvLinkFabricRejectedError,
   NvLinkFabricTimeoutError,
   NvLinkFabricUnavailableError,
-  silentLogger,
-} from "@racksmith/core";
+} from "@racksmith/core/nvlink";
 import { Pool } from "undici";
 import type { NmxmConnectionSettings } from "../config/index.js";
 import { parseJson } from "./parse.js";

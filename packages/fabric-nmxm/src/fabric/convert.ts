@@ -9,7 +9,7 @@ import {
   type NvLinkPartition,
   type NvLinkPartitionHealth,
   type NvLinkPartitionType,
-} from "@racksmith/core";
+} from "@racksmith/core/nvlink";
 import type {
   WireComputeNode,
   WireGpu,

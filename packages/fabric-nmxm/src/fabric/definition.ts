@@ -1,4 +1,4 @@
-import type { NvLinkFabric, NvLinkFabricContext, NvLinkFabricDefinition } from "@racksmith/core";
+import type { NvLinkFabric, NvLinkFabricContext, NvLinkFabricDefinition } from "@racksmith/core/nvlink";
 import { parseNmxmConfig, readConnectionSettings } from "../config/index.js";
 import { nmxmConfigSchema } from "../config/schema.js";
 import { NmxmFabric } from "./nmxmFabric.js";

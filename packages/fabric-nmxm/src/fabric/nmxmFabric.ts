@@ -1,7 +1,6 @@
+import { InvalidArgumentError, type Logger, silentLogger } from "@racksmith/core";
 import {
-  InvalidArgumentError,
   isFinalNvLinkOperationStatus,
-  type Logger,
   type NvLinkCallOptions,
   type NvLinkComputeNode,
   type NvLinkCreatePartitionRequest,
@@ -16,8 +15,7 @@ import {
   type NvLinkPartition,
   type NvLinkUpdatePartitionRequest,
   type NvLinkWaitOptions,
-  silentLogger,
-} from "@racksmith/core";
+} from "@racksmith/core/nvlink";
 import { NmxmClient } from "../client/index.js";
 import type { NmxmConnectionSettings } from "../config/index.js";
 import { GpuIndex, toComputeNode, toGpu, toOperation, toPartition } from "./convert.js";

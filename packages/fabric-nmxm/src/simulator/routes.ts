@@ -1,5 +1,5 @@
 import type { WireCreatePartition, WireUpdatePartition } from "../client/index.js";
-import type { SimulatorState } from "./state.js";
+import type { PartitionChange, SimulatorState } from "./state.js";
 
 /** An HTTP error answer with NMX-M-like `{"error": ...}` body. */
 export class HttpProblem extends Error {
@@ -29,6 +29,9 @@ export function handleApiRequest(
   const [collection, id, extra] = path.slice(PREFIX.length).split("/").map(decodeURIComponent);
   if (extra !== undefined) throw new HttpProblem(404, `no such path ${path}`);
   const ok = (payload: unknown, status = 200): ApiAnswer => ({ status, payload });
+  // A partition change is queued as an operation; the answer (202) names it.
+  const enqueued = (change: PartitionChange, requestBody: unknown): ApiAnswer =>
+    ok({ operationId: state.enqueue(change, { method, uri: path, body: requestBody }).id }, 202);
 
   if (method === "GET" && id === "count") return ok({ total: countOf(state, collection ?? "") });
 
@@ -58,29 +61,15 @@ export function handleApiRequest(
       return ok(state.wirePartition(existingPartition(state, id)));
     case "POST partitions": {
       const request = createBody(body);
-      const operation = state.enqueue(
-        { kind: "create", name: request.Name, gpus: request.Members },
-        { method, uri: path, body: request },
-      );
-      return ok({ operationId: operation.id }, 202);
+      return enqueued({ kind: "create", name: request.Name, gpus: request.Members }, request);
     }
     case "PUT partitions/:id": {
       const partition = existingPartition(state, id);
       const request = updateBody(body);
-      const operation = state.enqueue(
-        { kind: "update", partitionId: partition.id, gpus: request.Members },
-        { method, uri: path, body: request },
-      );
-      return ok({ operationId: operation.id }, 202);
+      return enqueued({ kind: "update", partitionId: partition.id, gpus: request.Members }, request);
     }
-    case "DELETE partitions/:id": {
-      const partition = existingPartition(state, id);
-      const operation = state.enqueue(
-        { kind: "delete", partitionId: partition.id },
-        { method, uri: path, body: null },
-      );
-      return ok({ operationId: operation.id }, 202);
-    }
+    case "DELETE partitions/:id":
+      return enqueued({ kind: "delete", partitionId: existingPartition(state, id).id }, null);
     case "GET operations":
       return ok(state.allOperations().map((operation) => state.wireOperation(operation)));
     case "GET operations/:id": {

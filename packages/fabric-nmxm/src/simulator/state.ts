@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { NVLINK_DEFAULT_PARTITION_NUMBER } from "@racksmith/core";
+import { NVLINK_DEFAULT_PARTITION_NUMBER } from "@racksmith/core/nvlink";
 import type {
   WireComputeNode,
   WireGpu,
@@ -23,14 +23,15 @@ export interface SimulatedPartition {
   updatedAt: string;
 }
 
-type Change =
+/** What an operation does to the partitions once it runs. */
+export type PartitionChange =
   | { kind: "create"; name: string; gpus: string[] }
   | { kind: "update"; partitionId: string; gpus: string[] }
   | { kind: "delete"; partitionId: string };
 
 interface SimulatedOperation {
   id: string;
-  change: Change;
+  change: PartitionChange;
   method: string;
   uri: string;
   body: unknown;
@@ -117,13 +118,8 @@ export class SimulatorState {
           ID: id,
           Name: `${gpu.chassisSerial} compute tray ${gpu.tray}`,
           DomainUUID: gpu.domain,
-          LocationInfo: {
-            ChassisID: gpu.chassisId,
-            ChassisSerialNumber: gpu.chassisSerial,
-            SlotID: gpu.slot,
-            TrayIndex: gpu.tray,
-            HostID: gpu.hostId,
-          },
+          // A compute tray sits where its GPUs do.
+          LocationInfo: this.wireGpu(gpu).LocationInfo,
           GpuIDList: [],
         };
         nodes.set(id, node);
@@ -190,7 +186,10 @@ export class SimulatorState {
 
   // ---- operations -----------------------------------------------------------------------------------
 
-  enqueue(change: Change, request: { method: string; uri: string; body: unknown }): SimulatedOperation {
+  enqueue(
+    change: PartitionChange,
+    request: { method: string; uri: string; body: unknown },
+  ): SimulatedOperation {
     const now = Date.now();
     const operation: SimulatedOperation = {
       id: randomUUID(),

@@ -2,7 +2,7 @@ import {
   type InfiniBandFabricError,
   InfiniBandFabricTimeoutError,
   InfiniBandFabricUnavailableError,
-} from "@racksmith/core";
+} from "@racksmith/core/infiniband";
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 

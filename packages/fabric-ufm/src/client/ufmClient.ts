@@ -1,3 +1,4 @@
+import { InvalidArgumentError, type Logger, REDACTED, silentLogger } from "@racksmith/core";
 import {
   formatPkey,
   InfiniBandFabricAuthError,
@@ -5,12 +6,8 @@ import {
   InfiniBandFabricNotFoundError,
   InfiniBandFabricRejectedError,
   InfiniBandFabricUnavailableError,
-  InvalidArgumentError,
-  type Logger,
   type Pkey,
-  REDACTED,
-  silentLogger,
-} from "@racksmith/core";
+} from "@racksmith/core/infiniband";
 import { Pool } from "undici";
 import { transportError } from "./transportError.js";
 import type {

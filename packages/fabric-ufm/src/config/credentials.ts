@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { InfiniBandFabricConfigError } from "@racksmith/core";
+import { InfiniBandFabricConfigError } from "@racksmith/core/infiniband";
 import type { UfmClientAuth, UfmTlsOptions } from "../client/index.js";
 import { UFM_CONFIG_KEY, UFM_FABRIC_NAME, type UfmFabricConfig } from "./parse.js";
 

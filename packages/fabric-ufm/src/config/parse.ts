@@ -1,12 +1,12 @@
+import { formatSchemaErrors } from "@racksmith/core";
 import {
   DEFAULT_INFINIBAND_QOS,
   InfiniBandFabricConfigError,
   type InfiniBandQos,
   MAX_PKEY,
   type PkeyRange,
-} from "@racksmith/core";
+} from "@racksmith/core/infiniband";
 import { Ajv } from "ajv";
-import { formatSchemaErrors } from "./formatErrors.js";
 import { UFM_CONFIG_SCHEMA, type UfmAuthMode } from "./schema.js";
 
 /** The checked `fabrics.infiniband` section, defaults applied. File paths are as written (see credentials). */
@@ -45,7 +45,8 @@ export function parseUfmFabricConfig(section: Readonly<Record<string, unknown>>)
   if (!validate(copy)) {
     throw new InfiniBandFabricConfigError(
       UFM_FABRIC_NAME,
-      formatSchemaErrors(UFM_CONFIG_KEY, validate.errors ?? []),
+      // The core's wording, each key in full (`fabrics.infiniband.…`), ajv's own for type errors.
+      formatSchemaErrors(validate.errors ?? [], () => [], { prefix: UFM_CONFIG_KEY, ajvMessages: ["type"] }),
     );
   }
   const config = copy as unknown as Omit<UfmFabricConfig, "pkeyRanges" | "qos"> & {

@@ -1,4 +1,4 @@
-import { INFINIBAND_MTUS, INFINIBAND_RATE_LIMITS } from "@racksmith/core";
+import { INFINIBAND_MTUS, INFINIBAND_RATE_LIMITS } from "@racksmith/core/infiniband";
 
 /** How the client authenticates to UFM; the mode also picks the REST base path (see the client). */
 export const UFM_AUTH_MODES = ["token", "basic", "mtls"] as const;

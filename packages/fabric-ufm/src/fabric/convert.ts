@@ -7,7 +7,7 @@ import {
   type InfiniBandSubnetManagerConfig,
   normalizeIbGuid,
   type Pkey,
-} from "@racksmith/core";
+} from "@racksmith/core/infiniband";
 import type { UfmPartition, UfmPort, UfmSmConfig, UfmVersion } from "../client/index.js";
 
 /** Thrown by the converters; the adapter turns it into `fabric_bad_response` naming the request. */

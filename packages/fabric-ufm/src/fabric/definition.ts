@@ -1,4 +1,5 @@
-import { childLogger, type InfiniBandFabricDefinition } from "@racksmith/core";
+import { childLogger } from "@racksmith/core";
+import type { InfiniBandFabricDefinition } from "@racksmith/core/infiniband";
 import { UfmClient } from "../client/index.js";
 import { parseUfmFabricConfig, readUfmCredentials, UFM_CONFIG_SCHEMA } from "../config/index.js";
 import { UfmInfiniBandFabric } from "./ufmFabric.js";

@@ -1,7 +1,7 @@
+import { hasErrorCode } from "@racksmith/core";
 import {
   checkInfiniBandQos,
   formatPkey,
-  hasErrorCode,
   type IbGuid,
   type InfiniBandBindOptions,
   type InfiniBandCallOptions,
@@ -18,7 +18,7 @@ import {
   normalizeIbGuid,
   type Pkey,
   parsePkey,
-} from "@racksmith/core";
+} from "@racksmith/core/infiniband";
 import type { UfmClient } from "../client/index.js";
 import { ShapeError, toPartition, toPort, toSubnetManagerConfig, toVersions } from "./convert.js";
 

@@ -5,7 +5,7 @@ import {
   INFINIBAND_RATE_LIMITS,
   type Pkey,
   parsePkey,
-} from "@racksmith/core";
+} from "@racksmith/core/infiniband";
 import type { UfmPartition } from "../client/index.js";
 import { SimulatorRequestError, type UfmSimulatorState } from "./state.js";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_PKEY, formatPkey, normalizeIbGuid, type Pkey } from "@racksmith/core";
+import { DEFAULT_PKEY, formatPkey, normalizeIbGuid, type Pkey } from "@racksmith/core/infiniband";
 import type { UfmMembership, UfmPartition, UfmPort, UfmQosConf, UfmSmConfig } from "../client/index.js";
 
 /** A host-facing port of the simulated fabric. Everything but the GUID has a plausible default. */

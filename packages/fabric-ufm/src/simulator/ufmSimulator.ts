@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { TLSSocket } from "node:tls";
-import { normalizeIbGuid, type Pkey, parsePkey } from "@racksmith/core";
+import { normalizeIbGuid, type Pkey, parsePkey } from "@racksmith/core/infiniband";
 import type { UfmMembership, UfmQosConf } from "../client/index.js";
 import { route } from "./routes.js";
 import {

@@ -69,7 +69,7 @@ describe("isTestSource", () => {
     ["packages/core/src/state/engine.test.ts", true],
     ["packages/e2e/test/support/service.ts", true],
     ["packages/core/src/lifecycle/agents/__fixtures__/site.ts", true],
-    ["packages/testkit/src/agents/__support__/simulation.ts", true],
+    ["packages/simulator/src/agents/__support__/simulation.ts", true],
     ["packages/core/src/state/engine.ts", false],
     ["bench/engine/run.ts", false],
     ["packages/core/node_modules/x/test/a.ts", false],

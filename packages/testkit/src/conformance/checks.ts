@@ -1,10 +1,5 @@
-import {
-  type BiosValue,
-  type BmcCapability,
-  type BmcDriver,
-  type JobRef,
-  normalizeMac,
-} from "@racksmith/core";
+import { type BmcCapability, type BmcDriver, type JobRef, normalizeMac } from "@racksmith/core";
+import type { BiosValue } from "@racksmith/core/redfish";
 import type { CheckContext } from "./types.js";
 
 /** An expectation the driver did not meet. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { exportTarget } from "@racksmith/core/server";
+import { exportTarget } from "@racksmith/core";
 import type { DriverConformanceProfile } from "./types.js";
 
 /**

@@ -1,17 +1,7 @@
-import {
-  BMC_CAPABILITIES,
-  type BmcCapability,
-  isNotSupported,
-  probeService,
-  RedfishClient,
-  redfishStandardDriver,
-  silentLogger,
-} from "@racksmith/core";
-import { MockupServer } from "../mockup/index.js";
+import { BMC_CAPABILITIES, type BmcCapability, isNotSupported, redfishStandardDriver } from "@racksmith/core";
+import { startDriverMockup } from "../driverMockup/index.js";
 import { CAPABILITY_CHECKS, ConformanceFailure, checkDetect, checkExplore } from "./checks.js";
 import type { CheckContext, ConformanceOptions, ConformanceReport, ConformanceResult } from "./types.js";
-
-const CREDENTIALS = { username: "root", password: "racksmith" };
 
 /**
  * Runs the driver conformance suite: serves the mockup in-process (fresh state, basic auth), creates the
@@ -19,23 +9,17 @@ const CREDENTIALS = { username: "root", password: "racksmith" };
  * answer `not_supported`; an undeclared one must answer `not_supported` — never pretend to succeed.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
-  const server = await MockupServer.start({
-    root: options.mockup,
-    auth: "basic",
-    credentials: CREDENTIALS,
-    ...(options.behaviors ? { behaviors: options.behaviors } : {}),
+  const mockup = await startDriverMockup({
+    driver: options.driver,
+    mockup: options.mockup,
+    behaviors: options.behaviors,
+    settings: options.settings,
   });
-  const client = new RedfishClient({ address: server.url, credentials: CREDENTIALS, retry: { retries: 0 } });
   const results: ConformanceResult[] = [];
   const wanted = (name: ConformanceResult["capability"]): boolean =>
     !options.only || options.only.includes(name);
   try {
-    const probe = await probeService(client);
-    const driver = options.driver.create(client, {
-      logger: silentLogger,
-      probe,
-      ...(options.settings ? { settings: options.settings } : {}),
-    });
+    const { driver, probe } = mockup;
     const base = {
       driver,
       definition: options.driver,
@@ -64,8 +48,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       );
     }
   } finally {
-    await client.close();
-    await server.stop();
+    await mockup.close();
   }
   return {
     driver: options.driver.name,

@@ -1,10 +1,5 @@
-import type {
-  BmcCapability,
-  BmcDriver,
-  BmcDriverDefinition,
-  MachineSetupOptions,
-  ServiceProbe,
-} from "@racksmith/core";
+import type { BmcCapability, BmcDriver, BmcDriverDefinition, MachineSetupOptions } from "@racksmith/core";
+import type { ServiceProbe } from "@racksmith/core/redfish";
 import type { MockupBehavior } from "../mockup/index.js";
 
 /** `pass`: the capability works; `not_supported`: the driver said so honestly; `fail`: anything else. */

@@ -6,7 +6,7 @@ import {
   RedfishClient,
   RedfishConnectionError,
   RedfishMalformedResponseError,
-} from "@racksmith/core";
+} from "@racksmith/core/redfish";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, http } from "./__fixtures__/http.js";
 import { TINY_FULL } from "./__fixtures__/paths.js";

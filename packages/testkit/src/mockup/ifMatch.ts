@@ -1,4 +1,4 @@
-import { etagsMatch } from "@racksmith/core";
+import { etagsMatch } from "@racksmith/core/redfish";
 import type { MockupJsonDocument } from "./mockupDocument.js";
 
 /**

@@ -29,7 +29,16 @@ export {
   validateFaultRule,
 } from "./faults.js";
 export { compileGlob, matchesGlob } from "./globPattern.js";
-export { deepMerge, isJsonObject, type JsonObject, type JsonPrimitive, type JsonValue } from "./json.js";
+export {
+  deepMerge,
+  isJsonObject,
+  type JsonObject,
+  type JsonPrimitive,
+  type JsonValue,
+  linkOf,
+  objectField,
+  stringField,
+} from "./json.js";
 export type { MockupDocument, MockupJsonDocument, MockupTextDocument } from "./mockupDocument.js";
 export { detectMockupLayout, type MockupLayout, type MockupLayoutKind } from "./mockupLayout.js";
 export { MockupServer, type MockupServerOptions } from "./mockupServer.js";
@@ -42,6 +51,7 @@ export { jsonResponse, noContent, textResponse } from "./responses.js";
 export { type MockupServerStats, RequestStatsCounter } from "./serverStats.js";
 export type { MockupServiceSettings } from "./serviceCore.js";
 export type { CreatedTask, MockupTaskOptions } from "./tasks.js";
+export { createSelfSignedCertificate, type TlsCertificate } from "./tlsCertificate.js";
 export {
   DEFAULT_MOCKUP_CREDENTIALS,
   MOCKUP_AUTH_MODES,

@@ -1,4 +1,4 @@
-import { RedfishClient } from "@racksmith/core";
+import { RedfishClient } from "@racksmith/core/redfish";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { http, messageIds } from "./__fixtures__/http.js";
 import { TINY_FULL } from "./__fixtures__/paths.js";

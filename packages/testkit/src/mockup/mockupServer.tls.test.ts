@@ -1,4 +1,4 @@
-import { RedfishClient, RedfishConnectionError } from "@racksmith/core";
+import { RedfishClient, RedfishConnectionError } from "@racksmith/core/redfish";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TINY_FULL } from "./__fixtures__/paths.js";
 import { MockupServer } from "./mockupServer.js";

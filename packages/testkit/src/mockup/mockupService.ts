@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Logger, Semaphore, silentLogger } from "@racksmith/core";
+import { InvalidArgumentError, type Logger, silentLogger } from "@racksmith/core";
+import { Semaphore } from "@racksmith/core/redfish";
 import { checkLockoutPolicy, type MockupLockoutPolicy } from "./accountLockout.js";
 import { authenticate } from "./auth.js";
 import { BehaviorRegistry, type MockupBehavior } from "./behaviors.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { presentSharedVendors, type SharedVendor, sharedMockup } from "./__fixtures__/paths.js";
+import { presentSharedVendors, type SharedVendor, sharedMockup } from "../sharedMockups/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 import { MockupService } from "./mockupService.js";
 import type { MockupResponse } from "./types.js";

@@ -1,4 +1,4 @@
-import type { RedfishObject } from "@racksmith/core";
+import type { RedfishObject } from "@racksmith/core/redfish";
 import { normalizePath, rawSegments } from "../mockup/resourcePath.js";
 
 export interface CrawlLimits {

@@ -1,4 +1,4 @@
-import { type RedfishClient, RedfishMalformedResponseError } from "@racksmith/core";
+import { type RedfishClient, RedfishMalformedResponseError } from "@racksmith/core/redfish";
 
 const METADATA_PATH = "/redfish/v1/$metadata";
 

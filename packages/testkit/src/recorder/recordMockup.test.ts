@@ -1,10 +1,11 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { RedfishClient } from "@racksmith/core";
+import { RedfishClient } from "@racksmith/core/redfish";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { presentSharedVendors, sharedMockup, TINY_FULL } from "../mockup/__fixtures__/paths.js";
+import { TINY_FULL } from "../mockup/__fixtures__/paths.js";
 import { MockupServer } from "../mockup/mockupServer.js";
+import { presentSharedVendors, sharedMockup } from "../sharedMockups/index.js";
 import {
   RecorderAuthenticationError,
   RecorderOutputNotEmptyError,

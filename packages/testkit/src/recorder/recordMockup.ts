@@ -1,13 +1,11 @@
+import { InvalidArgumentError, type Logger, silentLogger } from "@racksmith/core";
 import {
-  InvalidArgumentError,
-  type Logger,
   type RedfishAuthMode,
   RedfishClient,
   type RedfishCredentials,
   RedfishHttpError,
   type RedfishObject,
-  silentLogger,
-} from "@racksmith/core";
+} from "@racksmith/core/redfish";
 import { compileGlob, matchesGlob } from "../mockup/globPattern.js";
 import { normalizePath } from "../mockup/resourcePath.js";
 import { linksToFollow } from "./crawlLinks.js";

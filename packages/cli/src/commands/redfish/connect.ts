@@ -1,14 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  type BmcDriver,
-  connectBmc,
-  type DriverSelection,
-  RedfishClient,
-  type RedfishCredentials,
-  redfishStandardDriver,
-} from "@racksmith/core";
-import { createPluginHost, loadConfig } from "@racksmith/core/server";
+import { type BmcDriver, connectBmc, type DriverSelection, redfishStandardDriver } from "@racksmith/core";
+import { RedfishClient, type RedfishCredentials } from "@racksmith/core/redfish";
+import { createPluginHost, loadConfig } from "@racksmith/server";
 import { UsageError } from "../../errors.js";
 import type { CliIo } from "../../io.js";
 

@@ -1,14 +1,16 @@
-import { type ErrorStatus, RacksmithError, type RacksmithErrorOptions } from "../../errors/index.js";
+import {
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorStatus,
+  RacksmithError,
+  type RacksmithErrorOptions,
+} from "../../errors/index.js";
 
-/** Stable codes of fabric errors, the same for every fabric contract (InfiniBand, NVLink). */
-export type FabricErrorCode =
-  | "fabric_unavailable"
-  | "fabric_timeout"
-  | "fabric_not_found"
-  | "fabric_disabled"
-  | "fabric_auth_failed"
-  | "fabric_rejected"
-  | "fabric_bad_response";
+/**
+ * Stable codes of fabric errors, the same for every fabric contract (InfiniBand, NVLink): the catalogue's
+ * `fabric_*` codes, each with the catalogue's status.
+ */
+export type FabricErrorCode = Extract<ErrorCode, `fabric_${string}`>;
 
 /** How one fabric contract words its errors. */
 export interface FabricErrorWording {
@@ -47,17 +49,17 @@ export function fabricErrorFamily(wording: FabricErrorWording) {
     }
   }
 
-  /** A code and status with the usual (fabric, message, options) constructor. */
-  const simple = (code: FabricErrorCode, status: ErrorStatus) =>
+  /** A code (with the catalogue's status) and the usual (fabric, message, options) constructor. */
+  const simple = (code: FabricErrorCode) =>
     class extends FabricError {
       constructor(fabric: string, message: string, options: RacksmithErrorOptions = {}) {
-        super(code, status, fabric, message, options);
+        super(code, ERROR_CODES[code].status, fabric, message, options);
       }
     };
 
   class NotFound extends FabricError {
     constructor(fabric: string, what: string, id: string, options: RacksmithErrorOptions = {}) {
-      super("fabric_not_found", "NOT_FOUND", fabric, `${what} ${id} not found`, {
+      super("fabric_not_found", ERROR_CODES.fabric_not_found.status, fabric, `${what} ${id} not found`, {
         ...options,
         details: { kind: what, id, ...options.details },
       });
@@ -68,7 +70,7 @@ export function fabricErrorFamily(wording: FabricErrorWording) {
     constructor(operation: string) {
       super(
         "fabric_disabled",
-        "FAILED_PRECONDITION",
+        ERROR_CODES.fabric_disabled.status,
         "disabled",
         `${operation}: ${label} partitioning is disabled (configure ${wording.section} and load a fabric plugin such as ${wording.examplePlugin})`,
         { details: { operation } },
@@ -78,13 +80,13 @@ export function fabricErrorFamily(wording: FabricErrorWording) {
 
   const family = {
     Base: FabricError,
-    Unavailable: simple("fabric_unavailable", "UNAVAILABLE"),
-    Timeout: simple("fabric_timeout", "DEADLINE_EXCEEDED"),
+    Unavailable: simple("fabric_unavailable"),
+    Timeout: simple("fabric_timeout"),
     NotFound,
     Disabled,
-    Auth: simple("fabric_auth_failed", "UNAUTHENTICATED"),
-    Rejected: simple("fabric_rejected", "FAILED_PRECONDITION"),
-    BadResponse: simple("fabric_bad_response", "INTERNAL"),
+    Auth: simple("fabric_auth_failed"),
+    Rejected: simple("fabric_rejected"),
+    BadResponse: simple("fabric_bad_response"),
   };
   for (const [key, type] of Object.entries(family)) {
     const name = key === "Base" ? `${prefix}FabricError` : `${prefix}Fabric${key}Error`;

@@ -1,1 +1,2 @@
-export { type FabricSectionName, selectFabricDefinition } from "./selectDefinition.js";
+export { checkFabricDefinition } from "./checkDefinition.js";
+export { type FabricErrorCode, type FabricErrorWording, fabricErrorFamily } from "./errorFamily.js";

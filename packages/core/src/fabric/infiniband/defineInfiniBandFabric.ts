@@ -1,4 +1,4 @@
-import { checkFabricDefinition } from "../common/checkDefinition.js";
+import { checkFabricDefinition } from "../common/index.js";
 import type { InfiniBandFabricDefinition } from "./fabric.js";
 
 /** Checks a fabric definition at registration so a bad plugin fails early with a precise message. */

@@ -1,5 +1,5 @@
 import { RacksmithError } from "../../errors/index.js";
-import { type FabricErrorCode, fabricErrorFamily } from "../common/errorFamily.js";
+import { type FabricErrorCode, fabricErrorFamily } from "../common/index.js";
 
 const family = fabricErrorFamily({
   label: "InfiniBand",

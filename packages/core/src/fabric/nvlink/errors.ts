@@ -1,4 +1,4 @@
-import { type FabricErrorCode, fabricErrorFamily } from "../common/errorFamily.js";
+import { type FabricErrorCode, fabricErrorFamily } from "../common/index.js";
 
 const family = fabricErrorFamily({
   label: "NVLink",

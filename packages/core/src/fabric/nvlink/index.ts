@@ -17,12 +17,6 @@ export type {
   NvLinkFabricDefinition,
   NvLinkMonitorSettings,
 } from "./fabric.js";
-// The tenant side's views, for clients (the service itself is exported by `@racksmith/core/server`).
-export type {
-  LogicalPartitionState,
-  LogicalPartitionView,
-  PhysicalPartitionView,
-} from "./tenant/partitions/partitionView.js";
 export {
   isFinalNvLinkOperationStatus,
   NVLINK_DEFAULT_PARTITION_NUMBER,

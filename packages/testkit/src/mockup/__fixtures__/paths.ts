@@ -14,11 +14,3 @@ export const TINY_FULL = join(TINY, "full");
 export const TINY_REDFISH_FOLDER = join(TINY, "full", "redfish");
 /** A DMTF "short form" tree: the folder is the service root. */
 export const TINY_SHORT = join(TINY, "short");
-
-export {
-  presentSharedVendors,
-  SHARED_VENDORS,
-  type SharedVendor,
-  sharedMockup,
-  sharedMockupsRoot,
-} from "../../sharedMockups/index.js";

@@ -1,4 +1,0 @@
-export { ConfigError } from "./errors.js";
-export { keyPath } from "./formatErrors.js";
-export { CONFIG_FILE_NAMES, type LoadedConfig, loadConfig, parseConfig } from "./loadConfig.js";
-export { configSchema, DEFAULT_CONFIG, LOG_LEVELS, type LogLevel, type RacksmithConfig } from "./schema.js";

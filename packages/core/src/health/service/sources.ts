@@ -1,6 +1,0 @@
-import { HEALTH_SOURCES } from "../probeIds.js";
-
-/** BMC sensor rollups (`hardware-health`, `hardware-health.<probe>`) count per `health.sensorAlerts`. */
-export function isSensorSource(source: string): boolean {
-  return source === HEALTH_SOURCES.hardwareHealth || source.startsWith(`${HEALTH_SOURCES.hardwareHealth}.`);
-}

@@ -1,9 +1,0 @@
-import { InvalidArgumentError } from "../errors/index.js";
-import { normalizeMac } from "../standard/index.js";
-
-/** The normalised MAC of a path or request parameter; a clear 400 naming the field when it is not one. */
-export function requireMac(value: unknown, field = "bmcMac"): string {
-  const mac = normalizeMac(value);
-  if (!mac) throw new InvalidArgumentError(`${field}: ${JSON.stringify(value)} is not a MAC address`);
-  return mac;
-}

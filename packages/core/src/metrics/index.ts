@@ -1,0 +1,9 @@
+export {
+  type CounterMetric,
+  type GaugeMetric,
+  type HistogramMetric,
+  type MetricLabels,
+  type MetricSpec,
+  type Metrics,
+  noMetrics,
+} from "./metrics.js";

@@ -1,1 +1,0 @@
-export { BootOptionNotFoundError } from "./errors.js";

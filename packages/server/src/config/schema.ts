@@ -1,0 +1,158 @@
+import { DEFAULT_ENGINE_CONFIG, ENGINE_CONFIG_SCHEMA, type EngineConfig } from "@racksmith/core/engine";
+import type { SchemaObject } from "ajv";
+import { SITE_EXPLORER_CONFIG_SCHEMA, type SiteExplorerConfig } from "../explorer/configSchema.js";
+import { MONITOR_CONFIG_SCHEMA, type MonitorConfig } from "../health/monitor/config.js";
+import { HEALTH_CONFIG_SCHEMA, type HealthConfig } from "../health/service/config.js";
+import { INVENTORY_CONFIG_SCHEMA, type InventoryConfig } from "../inventory/configSchema.js";
+import { LIFECYCLE_CONFIG_SCHEMA, type LifecycleConfig } from "../lifecycle/config.js";
+
+/** `host:port`, `[ipv6]:port` or `:port` (all interfaces). */
+const LISTEN_ADDRESS = "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]*):[0-9]{1,5}$";
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * JSON Schema of `racksmith.yaml`. Unknown keys are errors everywhere so a typo never silently falls back to
+ * a default; every key has a description and a default (a test keeps it so). Later features add sections.
+ */
+export const configSchema: SchemaObject = {
+  $id: "https://racksmith.dev/schemas/config.json",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string", description: "Editor hint; ignored." },
+    plugins: {
+      description: "Plugin packages or file paths to load, in order. Nothing else is loaded.",
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      uniqueItems: true,
+      default: [],
+    },
+    drivers: {
+      description:
+        "Settings per BMC driver, keyed by driver name; each driver's schema checks its own section.",
+      type: "object",
+      additionalProperties: { type: "object" },
+      default: {},
+    },
+    server: {
+      description: "Where the service listens.",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        http: {
+          description: "REST API, /metrics, /healthz and /readyz (host:port).",
+          type: "string",
+          pattern: LISTEN_ADDRESS,
+          default: "127.0.0.1:8080",
+        },
+        grpc: {
+          description: "gRPC API with reflection and grpc.health.v1 (host:port).",
+          type: "string",
+          pattern: LISTEN_ADDRESS,
+          default: "127.0.0.1:50051",
+        },
+      },
+    },
+    database: {
+      description: "Persistence: PostgreSQL when a URL is given, else embedded PGlite in dataDir.",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        url: {
+          description:
+            "PostgreSQL URL (postgres://user:password@host:5432/db); RACKSMITH_DATABASE_URL also sets it.",
+          type: "string",
+          pattern: "^$|^postgres(ql)?://",
+          default: "",
+        },
+        dataDir: {
+          description: "Directory of the embedded PGlite database (relative to the config file).",
+          type: "string",
+          minLength: 1,
+          default: ".racksmith/data",
+        },
+        schema: {
+          description:
+            "PostgreSQL schema holding Racksmith's tables (created if missing), so several deployments can share one database; empty: the server's search_path.",
+          type: "string",
+          pattern: "^$|^[a-z_][a-z0-9_]{0,62}$",
+          default: "",
+        },
+      },
+    },
+    engine: { ...ENGINE_CONFIG_SCHEMA, description: "State engine timing and concurrency.", default: {} },
+    inventory: INVENTORY_CONFIG_SCHEMA,
+    siteExplorer: SITE_EXPLORER_CONFIG_SCHEMA,
+    lifecycle: LIFECYCLE_CONFIG_SCHEMA,
+    monitor: MONITOR_CONFIG_SCHEMA,
+    health: HEALTH_CONFIG_SCHEMA,
+    fabrics: {
+      description:
+        "Tenant fabric managers; each section is checked by the loaded plugin's schema. A fabric without a section is disabled (the default).",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        infiniband: {
+          description:
+            "InfiniBand fabric manager (e.g. @racksmith/fabric-ufm): `fabric` names the registered fabric (default: the only one loaded), the other keys are its config. Default: absent, InfiniBand disabled.",
+          type: "object",
+        },
+        nvlink: {
+          description:
+            "NVLink fabric manager (e.g. @racksmith/fabric-nmxm): `fabric` names the registered fabric (default: the only one loaded), the other keys are its config. Default: absent, NVLink disabled.",
+          type: "object",
+        },
+      },
+    },
+    log: {
+      description: "Structured JSON logs on standard output.",
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        level: {
+          description: "Lowest level written.",
+          type: "string",
+          enum: [...LOG_LEVELS],
+          default: "info",
+        },
+      },
+    },
+  },
+};
+
+export interface RacksmithConfig {
+  plugins: string[];
+  drivers: Record<string, Record<string, unknown>>;
+  server: { http: string; grpc: string };
+  database: { url: string; dataDir: string; schema: string };
+  engine: Partial<EngineConfig>;
+  inventory: InventoryConfig;
+  siteExplorer: SiteExplorerConfig;
+  lifecycle: LifecycleConfig;
+  monitor: MonitorConfig;
+  health: HealthConfig;
+  /** Absent sections are disabled fabrics. */
+  fabrics: { infiniband?: Record<string, unknown>; nvlink?: Record<string, unknown> };
+  log: { level: LogLevel };
+}
+
+export const DEFAULT_CONFIG: RacksmithConfig = {
+  plugins: [],
+  drivers: {},
+  server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051" },
+  database: { url: "", dataDir: ".racksmith/data", schema: "" },
+  engine: { ...DEFAULT_ENGINE_CONFIG },
+  inventory: {},
+  siteExplorer: {},
+  lifecycle: {},
+  monitor: {},
+  health: {},
+  fabrics: {},
+  log: { level: "info" },
+};

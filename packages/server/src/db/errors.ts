@@ -1,0 +1,54 @@
+import { RacksmithError } from "@racksmith/core";
+
+/** The database cannot be reached or opened; `target` is the redacted URL or the PGlite location. */
+export class DatabaseUnavailableError extends RacksmithError {
+  constructor(
+    readonly target: string,
+    reason: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super("database_unavailable", "UNAVAILABLE", `cannot connect to ${target}: ${reason}`, {
+      cause: options.cause,
+      details: { target, reason },
+    });
+  }
+}
+
+/** A migration failed; nothing of it was applied (each migration runs in its own transaction). */
+export class MigrationError extends RacksmithError {
+  constructor(
+    readonly migration: string,
+    reason: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super("migration_failed", "INTERNAL", `migration ${migration} failed: ${reason}`, {
+      cause: options.cause,
+      details: { migration, reason },
+    });
+  }
+}
+
+/** The schema is older than this code; a component that needs the tables refuses to start. */
+export class DatabaseNotMigratedError extends RacksmithError {
+  constructor(readonly pending: readonly string[]) {
+    super(
+      "database_not_migrated",
+      "FAILED_PRECONDITION",
+      `the database has ${pending.length} pending migration(s) (${pending.join(", ")}); run \`racksmith db migrate\``,
+      { details: { pending: [...pending] } },
+    );
+  }
+}
+
+/**
+ * One short, secret-free reason for a driver error: the errno code for network failures (pg wraps
+ * happy-eyeballs failures in an AggregateError with an empty message), else the message.
+ */
+export function describeCause(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describeCause(error.errors[0]);
+  const candidate = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof candidate?.code === "string" && /^E[A-Z]+$/.test(candidate.code) ? candidate.code : "";
+  const message = typeof candidate?.message === "string" ? candidate.message : "";
+  if (code) return code;
+  return message || String(error);
+}

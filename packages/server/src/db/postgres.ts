@@ -1,0 +1,77 @@
+import { type Logger, redactUrl, silentLogger } from "@racksmith/core";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./database.js";
+import { DatabaseUnavailableError, describeCause } from "./errors.js";
+import { PgNotificationListener } from "./pgListener.js";
+import type { RacksmithDatabase } from "./schema.js";
+import { sqlDatabase } from "./sqlDatabase.js";
+import { INT8_OID, parseInt8 } from "./types.js";
+
+const CONNECT_TIMEOUT_MS = 10_000;
+const DUPLICATE_SCHEMA = new Set(["42P06", "23505"]);
+
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** PostgreSQL through a `pg` pool, plus one dedicated connection for LISTEN. */
+export async function openPostgres(options: {
+  url: string;
+  schema: string | undefined;
+  poolSize?: number;
+  logger?: Logger;
+}): Promise<Database> {
+  const description = redactUrl(options.url);
+  const logger = options.logger ?? silentLogger;
+  const config: pg.ClientConfig = {
+    connectionString: options.url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    types: typeParsers,
+    // A startup parameter, so every pooled connection (and the listener) uses the schema from the start.
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  };
+  const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
+  // An idle client can fail (server restart); without a handler pg would crash the process.
+  pool.on("error", (error) => {
+    logger.warn({ database: description, reason: describeCause(error) }, "idle database connection failed");
+  });
+  const unavailable = (error: unknown) =>
+    new DatabaseUnavailableError(description, describeCause(error), { cause: error });
+
+  try {
+    await pool.query("SELECT 1");
+    if (options.schema) await createSchema(pool, options.schema);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw unavailable(error);
+  }
+
+  const db = new Kysely<RacksmithDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const listener = new PgNotificationListener(config, description, logger);
+  return sqlDatabase(
+    {
+      kind: "postgres",
+      db,
+      description,
+      schema: options.schema,
+      listen: (channel, onNotify) => listener.listen(channel, onNotify),
+      close: async () => {
+        await listener.close();
+        await db.destroy();
+      },
+    },
+    logger,
+  );
+}
+
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    // Two replicas creating the schema at once: one of them loses the race, which is fine.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string" || !DUPLICATE_SCHEMA.has(code)) throw error;
+  }
+}

@@ -1,0 +1,1 @@
+export { type FabricSectionName, selectFabricDefinition } from "./selectDefinition.js";

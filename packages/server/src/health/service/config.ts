@@ -1,0 +1,69 @@
+import { InvalidArgumentError } from "@racksmith/core";
+import { Ajv, type SchemaObject } from "ajv";
+import type { SensorAlertMode } from "../aggregate.js";
+import { HEALTH_HISTORY_LIMIT } from "../history.js";
+
+/** The `health` config section as written; `resolveHealthConfig` applies the defaults. */
+export interface HealthConfig {
+  sensorAlerts?: SensorAlertMode;
+  dpuHeartbeatTimeoutMs?: number;
+  historyLimit?: number;
+}
+
+export interface ResolvedHealthConfig {
+  sensorAlerts: SensorAlertMode;
+  dpuHeartbeatTimeoutMs: number;
+  historyLimit: number;
+}
+
+export const DEFAULT_HEALTH_CONFIG: Readonly<ResolvedHealthConfig> = Object.freeze({
+  sensorAlerts: "enabled",
+  dpuHeartbeatTimeoutMs: 5 * 60_000,
+  historyLimit: HEALTH_HISTORY_LIMIT,
+});
+
+const D = DEFAULT_HEALTH_CONFIG;
+
+/**
+ * The `health` config section; every key documented with its default. The defaults are applied by
+ * `resolveHealthConfig`, not by the schema, so the loaded config keeps what the operator wrote.
+ */
+export const HEALTH_CONFIG_SCHEMA: SchemaObject = {
+  description: "How a managed host's aggregate health is derived and how much of its history is kept.",
+  type: "object",
+  additionalProperties: false,
+  default: {},
+  properties: {
+    sensorAlerts: {
+      type: "string",
+      enum: ["disabled", "monitorOnly", "enabled"],
+      description: `BMC sensor rollups (sources hardware-health*): disabled = ignored, monitorOnly = shown without classifications (no effect), enabled = acted on. Default ${D.sensorAlerts}.`,
+    },
+    dpuHeartbeatTimeoutMs: {
+      type: "integer",
+      minimum: 1_000,
+      description: `A DPU agent report older than this counts as missing: alert HeartbeatTimeout (ms). Default ${D.dpuHeartbeatTimeoutMs}.`,
+    },
+    historyLimit: {
+      type: "integer",
+      minimum: 1,
+      description: `Health-history rows kept per host (one row per change of the aggregate's content). Default ${D.historyLimit}.`,
+    },
+  },
+};
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile<HealthConfig>(HEALTH_CONFIG_SCHEMA);
+
+/** Applies the defaults; throws InvalidArgumentError naming every bad key. */
+export function resolveHealthConfig(config: HealthConfig = {}): ResolvedHealthConfig {
+  if (!validate(config)) {
+    const problems = (validate.errors ?? []).map((e) =>
+      e.keyword === "additionalProperties"
+        ? `health${e.instancePath.replace(/\//g, ".")}.${String(e.params.additionalProperty)} is not a known key`
+        : `health${e.instancePath.replace(/\//g, ".")} ${e.message}`,
+    );
+    throw new InvalidArgumentError(`invalid health config: ${problems.join("; ")}`);
+  }
+  const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
+  return { ...D, ...defined };
+}

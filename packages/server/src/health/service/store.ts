@@ -1,0 +1,143 @@
+import type { HealthReport } from "@racksmith/core/health";
+import { sql, type Transaction } from "kysely";
+import type { Database, RacksmithDatabase } from "../../db/index.js";
+import { healthContentHash } from "../contentHash.js";
+import type { HealthHistoryEntry } from "../history.js";
+import { retainInAlertSince } from "../inAlertSince.js";
+import { emptyHealthOverrides, type HealthOverrides } from "../overrides.js";
+import "./tables.js";
+
+type Tx = Transaction<RacksmithDatabase>;
+
+/** Makes sure the machine has a machine_health row and locks it for the rest of the transaction. */
+async function lockMachineHealth(tx: Tx, machineId: string, now: Date) {
+  await tx
+    .insertInto("machine_health")
+    .values({ machine_id: machineId, updated_at: now })
+    .onConflict((oc) => oc.column("machine_id").doNothing())
+    .execute();
+  return tx
+    .selectFrom("machine_health")
+    .selectAll()
+    .where("machine_id", "=", machineId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+/** Changes a machine's overrides under its row lock (concurrent API calls never lose one another's). */
+export async function updateOverrides(
+  database: Database,
+  machineId: string,
+  now: Date,
+  change: (current: HealthOverrides) => HealthOverrides,
+): Promise<HealthOverrides> {
+  return database.db.transaction().execute(async (tx) => {
+    const row = await lockMachineHealth(tx, machineId, now);
+    const next = change(row.overrides ?? emptyHealthOverrides());
+    await tx
+      .updateTable("machine_health")
+      .set({ overrides: JSON.stringify(next), updated_at: now })
+      .where("machine_id", "=", machineId)
+      .execute();
+    return next;
+  });
+}
+
+export async function readOverrides(database: Database, machineId: string): Promise<HealthOverrides> {
+  const row = await database.db
+    .selectFrom("machine_health")
+    .select("overrides")
+    .where("machine_id", "=", machineId)
+    .executeTakeFirst();
+  return row?.overrides ?? emptyHealthOverrides();
+}
+
+export interface StoredAggregate {
+  report: HealthReport;
+  /** The content differs from the previous aggregate (a history row was added). */
+  changed: boolean;
+}
+
+/**
+ * Stores a host's freshly derived aggregate: alerts that persist keep the `inAlertSince` of the previous
+ * aggregate, and a history row is appended when the content hash changed, the oldest dropped beyond
+ * `historyLimit`. Under the row lock, so two replicas computing at once add one row, not two.
+ */
+export async function storeAggregate(
+  database: Database,
+  hostId: string,
+  derived: HealthReport,
+  now: Date,
+  historyLimit: number,
+): Promise<StoredAggregate> {
+  return database.db.transaction().execute(async (tx) => {
+    const row = await lockMachineHealth(tx, hostId, now);
+    const report = retainInAlertSince(derived, row.aggregate ?? undefined, now);
+    const hash = healthContentHash(report);
+    const changed = hash !== row.aggregate_hash;
+    await tx
+      .updateTable("machine_health")
+      .set({ aggregate: JSON.stringify(report), aggregate_hash: hash, updated_at: now })
+      .where("machine_id", "=", hostId)
+      .execute();
+    if (changed) {
+      await tx
+        .insertInto("health_history")
+        .values({ machine_id: hostId, report: JSON.stringify(report), report_hash: hash, recorded_at: now })
+        .execute();
+      await sql`DELETE FROM health_history WHERE machine_id = ${hostId} AND id NOT IN (
+          SELECT id FROM health_history WHERE machine_id = ${hostId} ORDER BY id DESC LIMIT ${historyLimit})`.execute(
+        tx,
+      );
+    }
+    return { report, changed };
+  });
+}
+
+/** A host's health history, newest first. */
+export async function readHistory(
+  database: Database,
+  hostId: string,
+  limit: number,
+): Promise<HealthHistoryEntry[]> {
+  const rows = await database.db
+    .selectFrom("health_history")
+    .select(["report", "report_hash", "recorded_at"])
+    .where("machine_id", "=", hostId)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    at: row.recorded_at.toISOString(),
+    hash: row.report_hash,
+    report: row.report,
+  }));
+}
+
+/** Upserts a source's latest report about a machine. */
+export async function upsertReport(
+  database: Database,
+  machineId: string,
+  report: HealthReport,
+  now: Date,
+): Promise<void> {
+  await database.db.transaction().execute(async (tx) => {
+    const previous = await tx
+      .selectFrom("health_reports")
+      .select("report")
+      .where("machine_id", "=", machineId)
+      .where("source", "=", report.source)
+      .forUpdate()
+      .executeTakeFirst();
+    // An alert that persists across submissions keeps the time it was first raised.
+    const stamped = retainInAlertSince(report, previous?.report, now);
+    const value = JSON.stringify(stamped);
+    await tx
+      .insertInto("health_reports")
+      .values({ machine_id: machineId, source: report.source, report: value, updated_at: now })
+      .onConflict((oc) =>
+        oc.columns(["machine_id", "source"]).doUpdateSet({ report: value, updated_at: now }),
+      )
+      .execute();
+  });
+}

@@ -1,0 +1,168 @@
+import { isIP } from "node:net";
+import { InvalidArgumentError } from "@racksmith/core";
+import { type Selectable, sql, type Transaction } from "kysely";
+import type { Database, RacksmithDatabase } from "../../db/index.js";
+import type { BmcEndpoint, DhcpDiscovery, DhcpLease } from "../contracts.js";
+import { DhcpPoolExhaustedError } from "../errors.js";
+import { type Ipv4Pool, numberToIpv4 } from "../ipv4.js";
+import { requireMac } from "../requireMac.js";
+import type { DhcpLeasesTable } from "../tables.js";
+import { notifyBmcEndpointsChanged } from "./endpointsChanged.js";
+import { preferredAddress } from "./poolStart.js";
+
+type LeaseRow = Selectable<DhcpLeasesTable>;
+
+function toLease(row: LeaseRow): DhcpLease {
+  return {
+    mac: row.mac,
+    address: row.address,
+    vendorClass: row.vendor_class,
+    relay: row.relay,
+    static: row.static,
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function optionalText(value: unknown, field: string): string | null {
+  if (value === undefined || value === null || value === "") return null;
+  if (typeof value !== "string" || /\p{Cc}/u.test(value) || value.length > 256) {
+    throw new InvalidArgumentError(`${field}: must be printable text of at most 256 characters`);
+  }
+  return value.trim() || null;
+}
+
+/**
+ * DHCP leases for BMC MACs. An expected machine's static address wins; otherwise a MAC keeps its pool
+ * address for good, and a new MAC gets the first free address from a point its MAC hashes to. A MAC's first
+ * lease, or a lease at a new address, is announced on `BMC_ENDPOINTS_CHANGED_TOPIC` (a renewal is not).
+ */
+export class DhcpLeaseStore {
+  constructor(
+    private readonly database: Database,
+    private readonly pool: Ipv4Pool,
+  ) {}
+
+  async discover(discovery: DhcpDiscovery): Promise<DhcpLease> {
+    const mac = requireMac(discovery.mac, "mac");
+    const vendorClass = optionalText(discovery.vendorClass, "vendorClass");
+    const relay = optionalText(discovery.relay, "relay");
+    if (relay !== null && !isIP(relay))
+      throw new InvalidArgumentError(`relay: ${JSON.stringify(relay)} is not an IP address`);
+    return this.database.db.transaction().execute(async (trx) => {
+      // One allocation at a time across replicas: the free-address search and the insert must not interleave.
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`racksmith_dhcp:${this.database.schema ?? ""}`}))`.execute(
+        trx,
+      );
+      const expected = await trx
+        .selectFrom("expected_machines")
+        .select(["bmc_address", "bmc_address_ipv4"])
+        .where("bmc_mac", "=", mac)
+        .executeTakeFirst();
+      const current = await trx
+        .selectFrom("dhcp_leases")
+        .selectAll()
+        .where("mac", "=", mac)
+        .executeTakeFirst();
+      const address: { text: string; ipv4: number | null; static: boolean } = expected?.bmc_address
+        ? { text: expected.bmc_address, ipv4: expected.bmc_address_ipv4, static: true }
+        : current && !current.static && this.inPool(current.address_ipv4)
+          ? { text: current.address, ipv4: current.address_ipv4, static: false }
+          : await this.allocate(trx, mac);
+      const now = new Date();
+      const row = await trx
+        .insertInto("dhcp_leases")
+        .values({
+          mac,
+          address: address.text,
+          address_ipv4: address.ipv4,
+          vendor_class: vendorClass,
+          relay,
+          static: address.static,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((conflict) =>
+          conflict.column("mac").doUpdateSet((excluded) => ({
+            address: excluded.ref("excluded.address"),
+            address_ipv4: excluded.ref("excluded.address_ipv4"),
+            static: excluded.ref("excluded.static"),
+            // A discovery without them keeps what an earlier one said.
+            vendor_class: sql<string | null>`COALESCE(excluded.vendor_class, dhcp_leases.vendor_class)`,
+            relay: sql<string | null>`COALESCE(excluded.relay, dhcp_leases.relay)`,
+            updated_at: excluded.ref("excluded.updated_at"),
+          })),
+        )
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // A new BMC or a new address for it is worth exploring soon; a plain renewal is not.
+      if (current?.address !== row.address) await notifyBmcEndpointsChanged(trx, this.database.schema, [mac]);
+      return toLease(row);
+    });
+  }
+
+  async list(): Promise<DhcpLease[]> {
+    const rows = await this.database.db.selectFrom("dhcp_leases").selectAll().orderBy("mac").execute();
+    return rows.map(toLease);
+  }
+
+  /** Every lease and every expected machine's static address, one per MAC (the static address wins). */
+  async bmcEndpoints(): Promise<BmcEndpoint[]> {
+    const leases = await this.database.db.selectFrom("dhcp_leases").select(["mac", "address"]).execute();
+    const statics = await this.database.db
+      .selectFrom("expected_machines")
+      .select(["bmc_mac as mac", "bmc_address as address"])
+      .where("bmc_address", "is not", null)
+      .execute();
+    const byMac = new Map<string, string>();
+    for (const { mac, address } of [...leases, ...statics]) if (address) byMac.set(mac, address);
+    return [...byMac].sort(([a], [b]) => a.localeCompare(b)).map(([mac, address]) => ({ address, mac }));
+  }
+
+  private inPool(ipv4: number | null): boolean {
+    return ipv4 !== null && ipv4 >= this.pool.first && ipv4 <= this.pool.last;
+  }
+
+  /** The first address from the MAC's preferred point (wrapping around) that no lease or static address holds. */
+  private async allocate(
+    trx: Transaction<RacksmithDatabase>,
+    mac: string,
+  ): Promise<{ text: string; ipv4: number; static: false }> {
+    let from = preferredAddress(this.pool, mac);
+    for (let scanned = 0; scanned < this.pool.size; ) {
+      const to = Math.min(from + WINDOW - 1, this.pool.last);
+      const taken = await takenAddresses(trx, from, to, mac);
+      for (let candidate = from; candidate <= to; candidate++) {
+        if (!taken.has(candidate)) return { text: numberToIpv4(candidate), ipv4: candidate, static: false };
+      }
+      scanned += to - from + 1;
+      from = to === this.pool.last ? this.pool.first : to + 1;
+    }
+    throw new DhcpPoolExhaustedError(this.pool.cidr);
+  }
+}
+
+// Addresses examined per query while looking for a free one (index range scans, in address order).
+const WINDOW = 256;
+
+/** Addresses in [from, to] held by another MAC's lease or reserved as an expected machine's static address. */
+async function takenAddresses(
+  trx: Transaction<RacksmithDatabase>,
+  from: number,
+  to: number,
+  mac: string,
+): Promise<Set<number>> {
+  const leased = await trx
+    .selectFrom("dhcp_leases")
+    .select("address_ipv4 as ipv4")
+    .where("address_ipv4", ">=", from)
+    .where("address_ipv4", "<=", to)
+    .where("mac", "<>", mac)
+    .execute();
+  const reserved = await trx
+    .selectFrom("expected_machines")
+    .select("bmc_address_ipv4 as ipv4")
+    .where("bmc_address_ipv4", ">=", from)
+    .where("bmc_address_ipv4", "<=", to)
+    .execute();
+  return new Set([...leased, ...reserved].flatMap((row) => (row.ipv4 === null ? [] : [Number(row.ipv4)])));
+}

@@ -1,0 +1,8 @@
+import { InvalidArgumentError, normalizeMac } from "@racksmith/core";
+
+/** The normalised MAC of a path or request parameter; a clear 400 naming the field when it is not one. */
+export function requireMac(value: unknown, field = "bmcMac"): string {
+  const mac = normalizeMac(value);
+  if (!mac) throw new InvalidArgumentError(`${field}: ${JSON.stringify(value)} is not a MAC address`);
+  return mac;
+}

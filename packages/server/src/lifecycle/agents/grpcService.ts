@@ -1,0 +1,134 @@
+import type { Logger } from "@racksmith/core";
+import type { StateEngine } from "@racksmith/core/engine";
+import { timestamp } from "../../api/grpc/convert.js";
+import type { DpuAgentHandlers } from "../../api/grpc/generated/racksmith/v1/DpuAgent.js";
+import type { HostAgentHandlers } from "../../api/grpc/generated/racksmith/v1/HostAgent.js";
+import { type GrpcServiceModule, unary } from "../../api/index.js";
+import type { Database } from "../../db/index.js";
+import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
+import type { ManagedHostState } from "../states.js";
+import { agentAction } from "./agentAction.js";
+import { AgentStore } from "./agentStore.js";
+import {
+  dpuHealthFromMessage,
+  interfacesFromMessage,
+  inventoryFromMessage,
+  validationResultsFromMessage,
+} from "./convert.js";
+import { enqueueHost } from "./enqueueHost.js";
+import { DpuNotFoundError } from "./errors.js";
+import { loadNetworkConfig } from "./loadNetworkConfig.js";
+import { identifyMachine, requireMachine } from "./machineLookup.js";
+import { requiredString, uint } from "./protoValues.js";
+
+export const DPU_AGENT_SERVICE = "racksmith.v1.DpuAgent";
+export const HOST_AGENT_SERVICE = "racksmith.v1.HostAgent";
+const PROTO_FILE = "racksmith/v1/agents.proto";
+
+export interface AgentServicesDeps {
+  database: Database;
+  engine: Pick<StateEngine, "enqueue" | "getObjectState">;
+  logger: Logger;
+  /** The time stamped on every report (tests move it). */
+  clock?: () => Date;
+  /** Whether the host agent runs the validation tests (lifecycle config `hostAgentValidation`). */
+  hostAgentValidation: boolean;
+}
+
+/** `racksmith.v1.DpuAgent` and `racksmith.v1.HostAgent`: every report is stored, then its host enqueued. */
+export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] {
+  const { database, engine, logger } = deps;
+  const context = { logger };
+  const store = new AgentStore(database, deps.clock);
+  const { db } = database;
+
+  /** Records one host-agent report on a known machine and wakes its host's lifecycle. */
+  const report = (machineId: string, write: (id: string) => Promise<Date>) =>
+    (async () => {
+      const { hostId } = await requireMachine(db, requiredString(machineId, "machine_id"));
+      const recordedAt = await write(machineId);
+      await enqueueHost(engine, hostId, logger);
+      return { recordedAt: timestamp(recordedAt.toISOString()) };
+    })();
+
+  const dpuAgent: DpuAgentHandlers = {
+    GetManagedHostNetworkConfig: unary(context, async (request) =>
+      loadNetworkConfig(database, requiredString(request.dpuId, "dpu_id")),
+    ),
+    RecordDpuNetworkStatus: unary(context, async (request) => {
+      const dpuId = requiredString(request.dpuId, "dpu_id");
+      const status = {
+        appliedManagedHostConfigVersion: uint(
+          request.appliedManagedHostConfigVersion,
+          "applied_managed_host_config_version",
+        ),
+        appliedInstanceConfigVersion:
+          request.appliedInstanceConfigVersion === undefined
+            ? null
+            : uint(request.appliedInstanceConfigVersion, "applied_instance_config_version"),
+        interfaces: interfacesFromMessage(request.interfaces),
+        health: dpuHealthFromMessage(request.health),
+        agentVersion: request.agentVersion,
+      };
+      const dpu = await db
+        .selectFrom("machines")
+        .select(["kind", "host_id"])
+        .where("id", "=", dpuId)
+        .executeTakeFirst();
+      if (!dpu) throw new DpuNotFoundError(dpuId);
+      if (dpu.kind !== "dpu" || !dpu.host_id) throw new DpuNotFoundError(dpuId, "it is a host, not a DPU");
+      await store.recordDpuNetworkStatus(dpuId, status);
+      await enqueueHost(engine, dpu.host_id, logger);
+      return {};
+    }),
+  };
+
+  const hostAgent: HostAgentHandlers = {
+    DiscoverMachine: unary(context, async (request) => {
+      const inventory = inventoryFromMessage(request.inventory);
+      const machine = await identifyMachine(db, inventory);
+      await store.recordDiscovery(machine.machineId, inventory);
+      await enqueueHost(engine, machine.hostId, logger);
+      return { machineId: machine.machineId, kind: machine.kind };
+    }),
+    AgentControl: unary(context, async (request) => {
+      const { machine, hostId } = await requireMachine(db, requiredString(request.machineId, "machine_id"));
+      await store.recordContact(machine.id);
+      const object = await engine.getObjectState(MANAGED_HOST_OBJECT_TYPE, hostId, { historyLimit: 0 });
+      if (!object) return { action: "noop", validationContext: "" };
+      const reports = (await store.reportsFor([hostId])).get(hostId);
+      const decided = agentAction({
+        state: object.state as ManagedHostState,
+        enteredAt: new Date(object.enteredAt),
+        reports,
+        hostAgentValidation: deps.hostAgentValidation,
+        kind: machine.kind,
+      });
+      return { action: decided.action, validationContext: decided.validationContext ?? "" };
+    }),
+    DiscoveryCompleted: unary(context, (request) =>
+      report(request.machineId, (id) => store.recordDiscoveryCompleted(id)),
+    ),
+    RebootCompleted: unary(context, (request) =>
+      report(request.machineId, (id) => store.recordRebootCompleted(id)),
+    ),
+    CleanupCompleted: unary(context, (request) =>
+      report(request.machineId, (id) =>
+        store.recordCleanupCompleted(id, { success: request.success, message: request.message }),
+      ),
+    ),
+    ValidationCompleted: unary(context, async (request) => {
+      const result = {
+        context: requiredString(request.context, "context"),
+        passed: request.passed,
+        results: validationResultsFromMessage(request.results),
+      };
+      return report(request.machineId, (id) => store.recordValidationCompleted(id, result));
+    }),
+  };
+
+  return [
+    { protoFile: PROTO_FILE, serviceName: DPU_AGENT_SERVICE, handlers: dpuAgent },
+    { protoFile: PROTO_FILE, serviceName: HOST_AGENT_SERVICE, handlers: hostAgent },
+  ];
+}

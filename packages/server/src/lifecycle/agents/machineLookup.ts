@@ -1,0 +1,72 @@
+import type { MachineInventory } from "@racksmith/core";
+import { sql } from "kysely";
+import type { Database } from "../../db/index.js";
+import { MachineNotFoundError } from "../../explorer/errors.js";
+import type { MachineKind } from "../../explorer/machineIds.js";
+import type { MachineRow } from "../../explorer/machineStore.js";
+import { MachineNotIdentifiedError } from "./errors.js";
+
+type Db = Database["db"];
+
+/** A machine and the managed host it belongs to (a host belongs to itself). */
+export interface MachineWithHost {
+  machine: MachineRow;
+  hostId: string;
+}
+
+export async function findMachine(db: Db, id: string): Promise<MachineWithHost | undefined> {
+  const machine = await db.selectFrom("machines").selectAll().where("id", "=", id).executeTakeFirst();
+  return machine && { machine, hostId: machine.host_id ?? machine.id };
+}
+
+/** Like `findMachine`, but an unknown id is a NOT_FOUND error. */
+export async function requireMachine(db: Db, id: string): Promise<MachineWithHost> {
+  const found = await findMachine(db, id);
+  if (!found) throw new MachineNotFoundError(id);
+  return found;
+}
+
+/** The 12 hex digits of a MAC, upper case: how MACs are compared whatever their separators. */
+function macDigits(mac: string): string | undefined {
+  const hex = mac.replace(/[^0-9a-fA-F]/g, "").toUpperCase();
+  return hex.length === 12 ? hex : undefined;
+}
+
+/**
+ * Which machine reported this inventory: the one whose serial it is (host or DPU), else the host of a DPU
+ * whose host-facing MAC is one of the reported NICs (a host whose system serial the BMC reports differently).
+ */
+export async function identifyMachine(
+  db: Db,
+  inventory: Pick<MachineInventory, "serial" | "nics">,
+): Promise<{ machineId: string; kind: MachineKind; hostId: string }> {
+  if (inventory.serial) {
+    const bySerial = await db
+      .selectFrom("machines")
+      .select(["id", "kind", "host_id"])
+      .where("serial", "=", inventory.serial)
+      // Should a host and a DPU ever carry the same serial, the host wins ("host" > "dpu").
+      .orderBy("kind", "desc")
+      .orderBy("id")
+      .executeTakeFirst();
+    if (bySerial) {
+      return { machineId: bySerial.id, kind: bySerial.kind, hostId: bySerial.host_id ?? bySerial.id };
+    }
+  }
+  const macs = [...new Set(inventory.nics.flatMap((nic) => macDigits(nic.mac) ?? []))];
+  if (macs.length > 0) {
+    const dpu = await db
+      .selectFrom("machines")
+      .select(["id", "host_id"])
+      .where("kind", "=", "dpu")
+      .where("host_id", "is not", null)
+      .where(sql<string>`upper(regexp_replace(host_facing_mac, '[^0-9A-Fa-f]', '', 'g'))`, "in", macs)
+      .orderBy("id")
+      .executeTakeFirst();
+    if (dpu?.host_id) return { machineId: dpu.host_id, kind: "host", hostId: dpu.host_id };
+  }
+  throw new MachineNotIdentifiedError(
+    inventory.serial,
+    inventory.nics.map((nic) => nic.mac),
+  );
+}

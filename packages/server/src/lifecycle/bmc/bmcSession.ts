@@ -1,0 +1,93 @@
+import type { BmcDriver, BmcDriverDefinition, Logger } from "@racksmith/core";
+import { InvalidArgumentError } from "@racksmith/core";
+import type { RedfishClient } from "@racksmith/core/redfish";
+import type { Kysely } from "kysely";
+import type { RacksmithDatabase } from "../../db/index.js";
+import { type BmcConnector, credentialCandidates, type MachineRow } from "../../explorer/index.js";
+import type { CredentialStore } from "../../inventory/index.js";
+
+/** The driver operations the lifecycle uses (a fake implements just these). */
+export type LifecycleBmc = Pick<
+  BmcDriver,
+  | "power"
+  | "powerState"
+  | "bootOnce"
+  | "bootFirst"
+  | "setBootOrderDpuFirst"
+  | "isBootOrderDpuFirst"
+  | "machineSetup"
+  | "machineSetupStatus"
+  | "setLockdown"
+  | "lockdownStatus"
+  | "jobStatus"
+  | "enableRshim"
+  | "secureBootStatus"
+  | "setSecureBoot"
+>;
+
+/** BMC drivers for one handler run: made on first use, closed when the run ends. */
+export interface BmcSession {
+  of(machine: MachineRow): Promise<LifecycleBmc>;
+  close(): Promise<void>;
+}
+
+/** Opens a BMC session per handler run; `signal` aborts every request of it. */
+export type BmcAccess = (signal: AbortSignal) => BmcSession;
+
+export interface BmcAccessOptions {
+  database: Kysely<RacksmithDatabase>;
+  connector: BmcConnector;
+  credentials: CredentialStore;
+  drivers: () => readonly BmcDriverDefinition[];
+  fallback: BmcDriverDefinition;
+  driverSettings: (definition: BmcDriverDefinition) => Readonly<Record<string, unknown>> | undefined;
+  logger: Logger;
+}
+
+/**
+ * Reaches a machine's BMC the way the site explorer did: with its stored credentials and the driver the
+ * explorer selected for it (recorded with its report), so a handler never probes again.
+ */
+export function createBmcAccess(options: BmcAccessOptions): BmcAccess {
+  return (signal) => {
+    const clients: RedfishClient[] = [];
+    const opened = new Map<string, Promise<LifecycleBmc>>();
+    const open = async (machine: MachineRow): Promise<LifecycleBmc> => {
+      const [endpoint, candidates] = await Promise.all([
+        options.database
+          .selectFrom("explored_endpoints")
+          .select(["driver"])
+          .where("address", "=", machine.bmc_address)
+          .executeTakeFirst(),
+        credentialCandidates(options.credentials, {
+          mac: machine.bmc_mac,
+          vendorKeys: machine.vendor ? [machine.vendor] : [],
+        }),
+      ]);
+      const credentials = candidates[0]?.credentials;
+      if (!credentials) {
+        throw new InvalidArgumentError(
+          `no credentials are stored for the BMC of ${machine.id} (${machine.bmc_mac})`,
+        );
+      }
+      const definition = options.drivers().find((d) => d.name === endpoint?.driver) ?? options.fallback;
+      const client = options.connector(machine.bmc_address, credentials, { signal });
+      clients.push(client);
+      const settings = options.driverSettings(definition);
+      return definition.create(client, { logger: options.logger, ...(settings ? { settings } : {}) });
+    };
+    return {
+      of(machine) {
+        let driver = opened.get(machine.id);
+        if (!driver) {
+          driver = open(machine);
+          opened.set(machine.id, driver);
+        }
+        return driver;
+      },
+      async close() {
+        await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+      },
+    };
+  };
+}

@@ -1,0 +1,166 @@
+import { InvalidArgumentError } from "@racksmith/core";
+import { Ajv, type SchemaObject } from "ajv";
+import { MANAGED_HOST_STATE_TAGS, type ManagedHostStateTag } from "./states.js";
+
+/** The `lifecycle` config section as written; `resolveLifecycleConfig` applies the defaults. */
+export interface LifecycleConfig {
+  failureRetryTimeMs?: number;
+  maxRebootCycles?: number;
+  powerOffEveryNthCycle?: number;
+  powerDownWaitMs?: number;
+  maxRetries?: number;
+  retryIntervalMs?: number;
+  jobTimeoutMs?: number;
+  dpuSecureBoot?: boolean;
+  dpuHeartbeatTimeoutMs?: number;
+  hostAgentValidation?: boolean;
+  validationRunners?: string[];
+  slaMs?: Partial<Record<ManagedHostStateTag, number>>;
+}
+
+export interface ResolvedLifecycleConfig {
+  failureRetryTimeMs: number;
+  maxRebootCycles: number;
+  powerOffEveryNthCycle: number;
+  powerDownWaitMs: number;
+  maxRetries: number;
+  retryIntervalMs: number;
+  jobTimeoutMs: number;
+  dpuSecureBoot: boolean;
+  dpuHeartbeatTimeoutMs: number;
+  hostAgentValidation: boolean;
+  validationRunners: string[];
+  /** SLA per top-level state (ms); absent: no SLA. 0: always above SLA (failed). */
+  slaMs: Partial<Record<ManagedHostStateTag, number>>;
+}
+
+const MINUTE = 60_000;
+
+/** NICo's defaults: reboot every 30 min while a wait does not progress, give up after 15 cycles. */
+export const DEFAULT_LIFECYCLE_CONFIG: Readonly<ResolvedLifecycleConfig> = Object.freeze({
+  failureRetryTimeMs: 30 * MINUTE,
+  maxRebootCycles: 15,
+  powerOffEveryNthCycle: 4,
+  powerDownWaitMs: 2 * MINUTE,
+  maxRetries: 3,
+  retryIntervalMs: MINUTE,
+  jobTimeoutMs: 5 * MINUTE,
+  dpuSecureBoot: false,
+  dpuHeartbeatTimeoutMs: 5 * MINUTE,
+  hostAgentValidation: false,
+  validationRunners: [],
+  slaMs: {
+    dpuDiscovering: 30 * MINUTE,
+    dpuInit: 30 * MINUTE,
+    hostInit: 30 * MINUTE,
+    validation: 30 * MINUTE,
+    discovered: 30 * MINUTE,
+    assigned: 30 * MINUTE,
+    waitingForCleanup: 30 * MINUTE,
+    failed: 0,
+    forceDeletion: 5 * MINUTE,
+  },
+});
+
+const D = DEFAULT_LIFECYCLE_CONFIG;
+const integer = (minimum: number, description: string, value: number): SchemaObject => ({
+  type: "integer",
+  minimum,
+  description: `${description} Default ${value}.`,
+});
+
+function slaSchema(state: ManagedHostStateTag): SchemaObject {
+  const value = D.slaMs[state];
+  return {
+    type: "integer",
+    minimum: 0,
+    description: `Time a host may spend in ${state} (ms). Default ${value === undefined ? "none" : value}.`,
+  };
+}
+
+/** The `lifecycle` config section; every key documented with its default. */
+export const LIFECYCLE_CONFIG_SCHEMA: SchemaObject = {
+  description: "How managed hosts move from ingestion to Ready and back (timings, retries, validation).",
+  type: "object",
+  additionalProperties: false,
+  default: {},
+  properties: {
+    failureRetryTimeMs: integer(
+      1_000,
+      "While a wait does not progress, reboot the machine this often (ms).",
+      D.failureRetryTimeMs,
+    ),
+    maxRebootCycles: integer(
+      1,
+      "Reboot cycles before a host is Failed (manual intervention).",
+      D.maxRebootCycles,
+    ),
+    powerOffEveryNthCycle: integer(
+      2,
+      "Every Nth reboot cycle powers the host off and on instead of restarting it.",
+      D.powerOffEveryNthCycle,
+    ),
+    powerDownWaitMs: integer(0, "How long a host stays off in a power cycle (ms).", D.powerDownWaitMs),
+    maxRetries: integer(
+      1,
+      "Attempts of a BMC step that fails (machine setup, BIOS job, boot order) before the host is Failed.",
+      D.maxRetries,
+    ),
+    retryIntervalMs: integer(0, "Wait between attempts of a failed BMC step (ms).", D.retryIntervalMs),
+    jobTimeoutMs: integer(
+      1,
+      "How long a BIOS or boot-order job may take before it counts as failed (ms).",
+      D.jobTimeoutMs,
+    ),
+    dpuSecureBoot: {
+      type: "boolean",
+      description: `Turn UEFI secure boot on for DPUs during DPU discovery (off otherwise). Default ${D.dpuSecureBoot}.`,
+    },
+    dpuHeartbeatTimeoutMs: integer(
+      1_000,
+      "A DPU agent report older than this counts as missing (HeartbeatTimeout) (ms).",
+      D.dpuHeartbeatTimeoutMs,
+    ),
+    hostAgentValidation: {
+      type: "boolean",
+      description: `Validation also waits for the host agent's ValidationCompleted (it runs the tests on the host). Default ${D.hostAgentValidation}.`,
+    },
+    validationRunners: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      uniqueItems: true,
+      description:
+        "Validation runners (registered by plugins) run at discovery and after cleanup; none: validation passes straight through. Default none.",
+    },
+    slaMs: {
+      type: "object",
+      additionalProperties: false,
+      description:
+        "Time a host may spend in a state before it counts as above SLA (ms), per top-level state; 0: always above. Defaults: 30 min for every working state, 0 for failed, none for created and ready.",
+      properties: Object.fromEntries(MANAGED_HOST_STATE_TAGS.map((state) => [state, slaSchema(state)])),
+    },
+  },
+};
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile<LifecycleConfig>(
+  LIFECYCLE_CONFIG_SCHEMA,
+);
+
+/** Applies the defaults; throws InvalidArgumentError naming every bad key. */
+export function resolveLifecycleConfig(config: LifecycleConfig = {}): ResolvedLifecycleConfig {
+  if (!validate(config)) {
+    const problems = (validate.errors ?? []).map((e) =>
+      e.keyword === "additionalProperties"
+        ? `lifecycle${e.instancePath.replace(/\//g, ".")}.${String(e.params.additionalProperty)} is not a known key`
+        : `lifecycle${e.instancePath.replace(/\//g, ".")} ${e.message}`,
+    );
+    throw new InvalidArgumentError(`invalid lifecycle config: ${problems.join("; ")}`);
+  }
+  const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
+  return {
+    ...D,
+    ...defined,
+    validationRunners: config.validationRunners ?? [],
+    slaMs: { ...D.slaMs, ...(config.slaMs ?? {}) },
+  };
+}

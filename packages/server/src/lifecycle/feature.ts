@@ -1,0 +1,139 @@
+import type { ValidationRunner } from "@racksmith/core";
+import { InvalidArgumentError, redfishStandardDriver } from "@racksmith/core";
+import { createBmcConnector, readBmcCaFile, resolveSiteExplorerConfig } from "../explorer/index.js";
+import { BmcMonitor, resolveMonitorConfig } from "../health/monitor/index.js";
+import { HealthService, HOST_HEALTH, healthGrpcServices, healthRestRoutes } from "../health/service/index.js";
+import { openInventory } from "../inventory/index.js";
+import type { FeatureContext, ServiceFeature } from "../service/feature.js";
+import { agentGrpcServices } from "./agents/index.js";
+import { lifecycleGrpcServices, lifecycleRestRoutes } from "./api/index.js";
+import { createBmcAccess } from "./bmc/bmcSession.js";
+import { type ResolvedLifecycleConfig, resolveLifecycleConfig } from "./config.js";
+import { INSTANCE_FABRICS } from "./fabrics/index.js";
+import { InstanceService, instancesGrpcServices, instancesRestRoutes } from "./instances/index.js";
+import { managedHostLifecycle } from "./machine/managedHostMachine.js";
+import type { ForceDeletionHook } from "./machine/step.js";
+
+export interface LifecycleFeatureOptions {
+  /** Run before a force-deleted host's records go (fabric plugins detach its ports). */
+  forceDeletionHooks?: readonly ForceDeletionHook[];
+}
+
+/**
+ * The managed-host lifecycle: its state machine on the engine, the agent API, instances, health (service and
+ * BMC monitor) and the admin API.
+ * The state machine is built in `machines` (the engine needs it before setup), its I/O bound in `setup`.
+ */
+export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): ServiceFeature {
+  let bound: Parameters<typeof managedHostLifecycle>[0] | undefined;
+  const unbound = (): never => {
+    throw new Error("the lifecycle feature was not set up");
+  };
+  return {
+    name: "lifecycle",
+    machines: (loaded) => {
+      const config = resolveLifecycleConfig(loaded.config.lifecycle);
+      // The engine calls these only once the service started, after `setup` bound them.
+      return [
+        managedHostLifecycle({
+          config,
+          validationRunners: () => (bound ?? unbound()).validationRunners(),
+          forceDeletionHooks: options.forceDeletionHooks ?? [],
+          clock: () => new Date(),
+          bmcAccess: (signal) => (bound ?? unbound()).bmcAccess(signal),
+          hostHealth: (hostId) => (bound?.hostHealth ?? unbound)(hostId),
+          instanceFabrics: () => bound?.instanceFabrics?.() ?? [],
+        }),
+      ];
+    },
+    async setup(context) {
+      const config = resolveLifecycleConfig(context.config.config.lifecycle);
+      const runners = configuredRunners(context, config);
+      const explorerConfig = resolveSiteExplorerConfig(context.config.config.siteExplorer);
+      const inventory = await openInventory(context);
+      const { database, engine, logger } = context;
+      const health = new HealthService({
+        database,
+        engine,
+        logger,
+        config: context.config.config.health,
+        metrics: context.metrics,
+      });
+      context.extensions.add(HOST_HEALTH, health);
+      bound = {
+        config,
+        validationRunners: () => runners,
+        forceDeletionHooks: options.forceDeletionHooks ?? [],
+        clock: () => new Date(),
+        bmcAccess: createBmcAccess({
+          database: context.database.db,
+          connector: createBmcConnector(explorerConfig, {
+            ca: readBmcCaFile(explorerConfig.bmc.caFile, context.config.baseDir),
+            logger: context.logger,
+          }),
+          credentials: inventory.credentials,
+          drivers: () => context.host.bmcDriverDefinitions(),
+          fallback: redfishStandardDriver,
+          driverSettings: (definition) => context.host.driverSettings(definition.name),
+          logger: context.logger,
+        }),
+        hostHealth: (hostId) => health.aggregate(hostId),
+        instanceFabrics: () => context.extensions.list(INSTANCE_FABRICS),
+      };
+      const instances = new InstanceService({
+        database,
+        engine,
+        logger,
+        allocationBlockers: (hostId) => health.allocationBlockers(hostId),
+        hostAlerts: async (hostId) => (await health.aggregate(hostId)).alerts,
+        fabrics: () => context.extensions.list(INSTANCE_FABRICS),
+      });
+      const monitorConfig = resolveMonitorConfig(context.config.config.monitor, context.config.baseDir);
+      const monitor = new BmcMonitor({
+        database: database.db,
+        bmcAccess: bound.bmcAccess,
+        recordReport: (machineId, report) => health.recordReport(machineId, report),
+        registry: context.metrics,
+        logger,
+        config: monitorConfig,
+        probes: () => context.host.healthProbes().map((probe) => probe.definition),
+      });
+      const adminDeps = { database, engine, logger };
+      return {
+        rest: (app) => {
+          instancesRestRoutes(instances)(app);
+          healthRestRoutes(health)(app);
+          lifecycleRestRoutes(adminDeps)(app);
+        },
+        grpc: [
+          ...agentGrpcServices({ database, engine, logger, hostAgentValidation: config.hostAgentValidation }),
+          ...instancesGrpcServices(instances, logger),
+          ...healthGrpcServices(health, logger),
+          ...lifecycleGrpcServices(adminDeps),
+        ],
+        start: async () => {
+          if (monitorConfig.enabled) monitor.start();
+        },
+        stop: () => monitor.stop(),
+      };
+    },
+  };
+}
+
+/** The lifecycle as `racksmith serve` runs it. */
+export const lifecycleFeature: ServiceFeature = createLifecycleFeature();
+
+/** The runners `lifecycle.validationRunners` names, each registered by a loaded plugin. */
+function configuredRunners(context: FeatureContext, config: ResolvedLifecycleConfig): ValidationRunner[] {
+  const registered = context.host.validationRunners().map((r) => r.definition);
+  return config.validationRunners.map((name) => {
+    const runner = registered.find((r) => r.name === name);
+    if (!runner) {
+      const known = registered.map((r) => r.name);
+      throw new InvalidArgumentError(
+        `lifecycle.validationRunners: no loaded plugin registers a runner named "${name}" (registered: ${known.length ? known.join(", ") : "none"}); add its plugin to plugins`,
+      );
+    }
+    return runner;
+  });
+}

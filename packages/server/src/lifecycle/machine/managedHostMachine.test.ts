@@ -1,0 +1,258 @@
+import type { ValidationRunner } from "@racksmith/core";
+import { StateEngine } from "@racksmith/core/engine";
+import { sql } from "kysely";
+import { Registry } from "prom-client";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/index.js";
+import { prometheusMetrics } from "../../metrics/index.js";
+import { openTestDatabase, type TestDatabase, waitFor } from "../../testing/index.js";
+import { FakeSite } from "../__fixtures__/fakeSite.js";
+import { type LifecycleConfig, resolveLifecycleConfig } from "../config.js";
+import { invalidTransitions } from "../graph.js";
+import { managedHostLifecycle } from "./managedHostMachine.js";
+
+let testDb: TestDatabase;
+let engine: StateEngine;
+let registry: Registry;
+let site: FakeSite;
+let pumping: NodeJS.Timeout | undefined;
+
+beforeAll(async () => {
+  testDb = await openTestDatabase("lifecycle");
+});
+afterAll(async () => {
+  await testDb.close();
+});
+afterEach(async () => {
+  clearInterval(pumping);
+  await engine?.stop({ graceMs: 1_000 });
+  const { db } = testDb.database;
+  await db.deleteFrom("machines").execute();
+  await sql`DELETE FROM state_objects`.execute(db);
+  await sql`DELETE FROM state_queue`.execute(db);
+  await sql`DELETE FROM state_history`.execute(db);
+});
+
+async function start(config: LifecycleConfig = {}, runners: ValidationRunner[] = []): Promise<void> {
+  const clock = () => new Date();
+  site = new FakeSite(testDb.database, () => engine, clock);
+  registry = new Registry();
+  engine = new StateEngine({
+    database: testDb.database,
+    metrics: prometheusMetrics(registry),
+    machines: [
+      managedHostLifecycle({
+        config: resolveLifecycleConfig({ powerDownWaitMs: 0, retryIntervalMs: 0, ...config }),
+        validationRunners: () => runners,
+        forceDeletionHooks: [],
+        clock,
+        bmcAccess: site.access,
+      }),
+    ],
+    config: { iterationIntervalMs: 500, pollIntervalMs: 20 },
+  });
+  await engine.start();
+  pumping = setInterval(() => void site.pump().catch(() => undefined), 25);
+}
+
+const state = (id: string) => engine.getObjectState(MANAGED_HOST_OBJECT_TYPE, id, { historyLimit: 250 });
+const labelOf = async (id: string) => (await state(id))?.stateLabel;
+
+async function historyLabels(id: string): Promise<string[]> {
+  const view = await state(id);
+  const { managedHostStateLabel } = await import("../states.js");
+  return (view?.history ?? []).map((h) => managedHostStateLabel(h.state as never)).reverse();
+}
+
+describe("managed-host lifecycle", () => {
+  beforeEach(async () => {
+    await start();
+  });
+
+  it("takes a host with two DPUs from ingestion to Ready along the declared path", async () => {
+    await site.addHost("host-1", ["dpu-1a", "dpu-1b"]);
+    await waitFor(async () => (await labelOf("host-1")) === "ready", { timeoutMs: 20_000 });
+    const labels = await historyLabels("host-1");
+    expect(invalidTransitions(labels)).toEqual([]);
+    expect(labels).toEqual([
+      "created",
+      "dpuDiscovering/enableRshim",
+      "dpuDiscovering/configureSecureBoot",
+      "dpuDiscovering/setUefiHttpBoot",
+      "dpuDiscovering/rebootAllDpus",
+      "dpuInit/waitingForDiscovery",
+      "dpuInit/powerCycleHostOff",
+      "dpuInit/powerCycleHostOn",
+      "dpuInit/waitingForPlatformConfiguration",
+      "dpuInit/pollingBiosSetup",
+      "dpuInit/waitingForNetworkConfig",
+      "hostInit/disableLockdown",
+      "hostInit/machineSetup",
+      "hostInit/pollingBiosSetup",
+      "hostInit/setBootOrder",
+      "hostInit/checkBootOrder",
+      "hostInit/waitingForDiscovery",
+      "hostInit/enableLockdown",
+      "hostInit/waitingForDpusUp",
+      "hostInit/pollingLockdownStatus",
+      "validation/discovery",
+      "discovered",
+      "ready",
+    ]);
+    const dpu = site.bmcs.get("dpu-1a");
+    expect(dpu?.calls).toEqual(
+      expect.arrayContaining(["enableRshim", "bootOnce:uefiHttp", "machineSetup", "power:ForceRestart"]),
+    );
+    expect(site.bmcs.get("host-1")?.calls).toContain("setBootOrderDpuFirst:02:00:00:00:01:02");
+    expect(site.bmcs.get("host-1")?.lockdown).toBe(true);
+  });
+
+  it("runs an instance: tenant network, Ready, release through the admin network to cleanup and back", async () => {
+    await site.addHost("host-2", ["dpu-2a"]);
+    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: 20_000 });
+    const now = new Date();
+    await testDb.database.db
+      .insertInto("instances")
+      .values({
+        id: "i-1",
+        name: "i-1",
+        machine_id: "host-2",
+        tenant_org: "acme",
+        instance_type: null,
+        config: JSON.stringify({ network: { interfaces: [{ function: "pf0", network: "t" }] } }),
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-2");
+    await waitFor(async () => (await labelOf("host-2")) === "assigned/ready", { timeoutMs: 10_000 });
+    const assigned = await testDb.database.db
+      .selectFrom("managed_hosts")
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    expect(assigned.use_admin_network).toBe(false);
+
+    await testDb.database.db.updateTable("instances").set({ release_requested_at: new Date() }).execute();
+    await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-2");
+    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: 20_000 });
+    const labels = await historyLabels("host-2");
+    expect(invalidTransitions(labels)).toEqual([]);
+    const tail = labels.slice(labels.indexOf("assigned/ready") + 1);
+    expect(tail).toEqual([
+      "assigned/powerCycleOff",
+      "assigned/powerCycleOn",
+      "assigned/unlockHost",
+      "assigned/bootingWithDiscoveryImage",
+      "assigned/switchToAdminNetwork",
+      "assigned/waitingForNetworkReconfig",
+      "waitingForCleanup/hostCleanup",
+      "waitingForCleanup/lockHost",
+      "validation/cleanup",
+      "discovered",
+      "ready",
+    ]);
+    const released = await testDb.database.db
+      .selectFrom("managed_hosts")
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    expect(released.use_admin_network).toBe(true);
+    const instance = await testDb.database.db.selectFrom("instances").selectAll().executeTakeFirstOrThrow();
+    expect(instance.terminated_at).not.toBeNull();
+  });
+
+  it("fails a host whose BMC rejects machine setup after the bounded retries, naming the cause", async () => {
+    await site.addHost("host-3", ["dpu-3a"]);
+    site.bmc({ id: "host-3" } as never);
+    (site.bmcs.get("host-3") as NonNullable<ReturnType<typeof site.bmcs.get>>).failMachineSetup =
+      "400 Bad Request: PropertyValueNotInList BootMode";
+    await waitFor(async () => (await labelOf("host-3")) === "failed", { timeoutMs: 20_000 });
+    const view = await state("host-3");
+    expect(view?.state).toMatchObject({
+      state: "failed",
+      details: {
+        cause: "machineSetup",
+        source: "stateMachine/hostInit",
+        failedIn: "hostInit/machineSetup",
+        message: expect.stringContaining("PropertyValueNotInList"),
+      },
+    });
+    expect(view?.sla.aboveSla).toBe(true);
+    const labels = await historyLabels("host-3");
+    expect(labels.filter((l) => l === "hostInit/machineSetup")).toHaveLength(3);
+    expect(invalidTransitions(labels)).toEqual([]);
+  });
+
+  it("force-deletes a host in any state with its DPUs and records", async () => {
+    await site.addHost("host-4", ["dpu-4a"]);
+    site.silentDpus.add("dpu-4a");
+    await waitFor(async () => (await labelOf("host-4")) === "dpuInit/waitingForNetworkConfig", {
+      timeoutMs: 10_000,
+    });
+    await testDb.database.db
+      .insertInto("managed_hosts")
+      .values({ host_id: "host-4", force_delete_requested_at: new Date(), updated_at: new Date() })
+      .onConflict((oc) => oc.column("host_id").doUpdateSet({ force_delete_requested_at: new Date() }))
+      .execute();
+    await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-4");
+    await waitFor(async () => (await state("host-4")) === undefined, { timeoutMs: 10_000 });
+    const left = await testDb.database.db.selectFrom("machines").select("id").execute();
+    expect(left).toEqual([]);
+  });
+});
+
+describe("waits and SLAs", () => {
+  it("keeps a host whose DPU agent never reports waiting with the reason, above SLA", async () => {
+    await start({ slaMs: { dpuInit: 300 } });
+    site.silentDpus.add("dpu-5a");
+    await site.addHost("host-5", ["dpu-5a"]);
+    await waitFor(async () => (await labelOf("host-5")) === "dpuInit/waitingForNetworkConfig", {
+      timeoutMs: 10_000,
+    });
+    await waitFor(async () => (await state("host-5"))?.sla.aboveSla === true, { timeoutMs: 5_000 });
+    const view = await state("host-5");
+    expect(view?.outcome).toMatchObject({
+      kind: "wait",
+      reason: expect.stringContaining("dpu-5a: no report from its DPU agent"),
+    });
+    const aboveSla = async () => {
+      const text = await registry.metrics();
+      return /objects_above_sla\{object_type="managed-host",state="dpuInit\/waitingForNetworkConfig"\} 1/.test(
+        text,
+      );
+    };
+    expect(await aboveSla()).toBe(true);
+
+    // Health says the host is out of the SLA's reach (ExcludeFromStateMachineSla): no SLA, not counted above it.
+    await testDb.database.db
+      .insertInto("machine_health")
+      .values({
+        machine_id: "host-5",
+        aggregate: JSON.stringify({
+          source: "aggregate-host-health",
+          successes: [],
+          alerts: [{ id: "Maintenance", message: "m", classifications: ["ExcludeFromStateMachineSla"] }],
+        }),
+        updated_at: new Date(),
+      })
+      .execute();
+    expect((await state("host-5"))?.sla).toEqual({ slaMs: null, aboveSla: false });
+    // The gauges reuse one database sample for a second.
+    await waitFor(async () => !(await aboveSla()), { timeoutMs: 5_000 });
+  });
+
+  it("fails validation when a configured runner fails the host", async () => {
+    const runner: ValidationRunner = {
+      name: "burn-in",
+      run: async () => ({
+        passed: false,
+        results: [{ name: "memtest", passed: false, message: "ECC errors", durationMs: 5 }],
+      }),
+    };
+    await start({}, [runner]);
+    await site.addHost("host-6", []);
+    await waitFor(async () => (await labelOf("host-6")) === "failed", { timeoutMs: 20_000 });
+    expect((await state("host-6"))?.state).toMatchObject({
+      details: { cause: "validation", message: expect.stringContaining("burn-in/memtest: ECC errors") },
+    });
+  });
+});

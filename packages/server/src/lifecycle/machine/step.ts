@@ -1,0 +1,162 @@
+import type { ValidationRunner } from "@racksmith/core";
+import type { HandlerContext, Outcome } from "@racksmith/core/engine";
+import { transition, wait } from "@racksmith/core/engine";
+import { HEALTH_CLASSIFICATIONS, type HealthProbeAlert, type HealthReport } from "@racksmith/core/health";
+import type { MachineRow } from "../../explorer/index.js";
+import type { LifecycleBmc } from "../bmc/bmcSession.js";
+import type { ResolvedLifecycleConfig } from "../config.js";
+import type { InstanceFabric } from "../fabrics/index.js";
+import { decideReboot } from "../reboot/decideReboot.js";
+import {
+  type FailureCause,
+  type FailureSource,
+  type ManagedHostState,
+  managedHostStateLabel,
+} from "../states.js";
+import type { RebootRequest } from "../tables.js";
+import { dpuAgentAlerts } from "./dpuHealth.js";
+import type { ManagedHostSnapshot } from "./snapshot.js";
+import { recordRebootRequest } from "./writes.js";
+
+/** Called before a force-deleted host's records go (fabric plugins detach its ports here). */
+export type ForceDeletionHook = (
+  host: { hostId: string; dpuIds: string[] },
+  signal: AbortSignal,
+) => Promise<void>;
+
+/** What the lifecycle's handlers need besides the snapshot. */
+export interface LifecycleDeps {
+  config: ResolvedLifecycleConfig;
+  /** The configured validation runners (resolved at startup). */
+  validationRunners: () => readonly ValidationRunner[];
+  forceDeletionHooks: readonly ForceDeletionHook[];
+  /** The configured tenant fabrics (InfiniBand, NVLink) instances wait for; default none. */
+  instanceFabrics?: () => readonly InstanceFabric[];
+  clock: () => Date;
+  /** The host's aggregate health (the health service); without it, its DPU agents' reports only. */
+  hostHealth?: (hostId: string) => Promise<HealthReport>;
+}
+
+export type HostOutcome = Outcome<ManagedHostState>;
+
+/** One handler run: the snapshot, the engine's context, BMCs, and the helpers every state uses. */
+export class Step {
+  readonly now: Date;
+  private health: Promise<HealthProbeAlert[]> | undefined;
+
+  constructor(
+    readonly snapshot: ManagedHostSnapshot,
+    readonly context: HandlerContext<ManagedHostState>,
+    readonly deps: LifecycleDeps,
+    private readonly bmcOf: (machine: MachineRow) => Promise<LifecycleBmc>,
+  ) {
+    this.now = deps.clock();
+  }
+
+  get config(): ResolvedLifecycleConfig {
+    return this.deps.config;
+  }
+
+  get host(): MachineRow {
+    return this.snapshot.host;
+  }
+
+  get enteredAt(): Date {
+    return this.context.enteredAt;
+  }
+
+  /** The configured tenant fabrics (InfiniBand, NVLink). */
+  get fabrics(): readonly InstanceFabric[] {
+    return this.deps.instanceFabrics?.() ?? [];
+  }
+
+  bmc(machine: MachineRow): Promise<LifecycleBmc> {
+    return this.bmcOf(machine);
+  }
+
+  /** Whether an agent timestamp is newer than the state entry (the rule for every wait). */
+  since(at: Date | null | undefined): boolean {
+    return at !== null && at !== undefined && at.getTime() > this.enteredAt.getTime();
+  }
+
+  dpu(id: string): MachineRow {
+    const dpu = this.snapshot.dpus.find((d) => d.id === id);
+    if (!dpu) throw new Error(`DPU ${id} of host ${this.host.id} is gone`);
+    return dpu;
+  }
+
+  /** The primary DPU's host-facing MAC: what the host must boot from. */
+  get bootMac(): string | undefined {
+    return this.snapshot.dpus[0]?.host_facing_mac ?? undefined;
+  }
+
+  /** Power action on a machine, recorded as the last reboot request (the backoff helper counts from it). */
+  async power(machine: MachineRow, action: RebootRequest["action"]): Promise<void> {
+    const bmc = await this.bmc(machine);
+    await bmc.power(action);
+    const request: RebootRequest = { at: this.now.toISOString(), action };
+    this.context.defer((trx) => recordRebootRequest(trx, machine.id, request));
+  }
+
+  /**
+   * The reboot/backoff helper for a wait: reboots the machine when due (at once on the first run with
+   * `kick`), returns a wait with the reason, or Failed when the cycles are exhausted.
+   */
+  async waitWithReboots(
+    machine: MachineRow,
+    reason: string,
+    options: { kick: boolean; cause: FailureCause; source: FailureSource },
+  ): Promise<HostOutcome> {
+    const decision = decideReboot({
+      now: this.now,
+      enteredAt: this.enteredAt,
+      lastRequest: this.snapshot.reports.get(machine.id)?.last_reboot_request ?? null,
+      policy: this.config,
+      kick: options.kick,
+      dpu: machine.kind === "dpu",
+      suppressed: (await this.alerts(HEALTH_CLASSIFICATIONS.stopRebootForAutomaticRecovery)).length > 0,
+    });
+    if (decision.kind === "giveUp")
+      return this.fail(options.cause, options.source, `${reason}: ${decision.reason}`);
+    if (decision.kind === "reboot") {
+      await this.power(machine, decision.action);
+      return wait(`${reason} (${decision.action} of ${machine.id}, cycle ${decision.cycle})`);
+    }
+    return wait(`${reason}; ${decision.reason}`);
+  }
+
+  fail(cause: FailureCause, source: FailureSource, message: string): HostOutcome {
+    return transition<ManagedHostState>({
+      state: "failed",
+      details: {
+        cause,
+        source,
+        message,
+        failedAt: this.now.toISOString(),
+        failedIn: managedHostStateLabel(this.context.state),
+      },
+    });
+  }
+
+  /** Alerts with a classification in the DPU agents' own reports (what gates DPU init, as in NICo). */
+  dpuAlerts(classification: string): HealthProbeAlert[] {
+    return this.allDpuAlerts().filter((alert) => alert.classifications.includes(classification));
+  }
+
+  private allDpuAlerts(): HealthProbeAlert[] {
+    return dpuAgentAlerts(this.snapshot, this.now, this.config.dpuHeartbeatTimeoutMs, {
+      missingIsSilent: false,
+    });
+  }
+
+  /**
+   * Alerts on the host with a classification: from its aggregate health when the health service is there,
+   * else from its DPU agents' reports (HeartbeatTimeout for silent ones). Read once per run.
+   */
+  async alerts(classification: string): Promise<HealthProbeAlert[]> {
+    this.health ??= this.deps.hostHealth
+      ? this.deps.hostHealth(this.host.id).then((report) => report.alerts)
+      : Promise.resolve(this.allDpuAlerts());
+    return (await this.health).filter((alert) => alert.classifications.includes(classification));
+  }
+}

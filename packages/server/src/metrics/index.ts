@@ -1,0 +1,1 @@
+export { prometheusMetrics } from "./prometheusMetrics.js";

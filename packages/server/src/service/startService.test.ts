@@ -1,0 +1,82 @@
+import { silentLogger } from "@racksmith/core";
+import { defineStateMachine, doNothing, transition } from "@racksmith/core/engine";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEFAULT_CONFIG, type LoadedConfig } from "../config/index.js";
+import { grpcHealthStatus, type ServiceHarness, startServiceHarness } from "../testing/index.js";
+import { startService } from "./startService.js";
+
+type TicketState = { state: "open" } | { state: "closed" };
+
+// A two-state machine with no table of its own: enough to see the service run the engine.
+const tickets = defineStateMachine<TicketState, object>({
+  objectType: "ticket",
+  load: async () => ({}),
+  handlers: {
+    open: async () => transition({ state: "closed" }),
+    closed: async () => doNothing(),
+  },
+  sla: { open: 60_000 },
+});
+
+const config: LoadedConfig = {
+  config: { ...structuredClone(DEFAULT_CONFIG), server: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" } },
+  file: undefined,
+  baseDir: process.cwd(),
+};
+
+describe("the service", () => {
+  let api: ServiceHarness;
+  let base: string;
+  beforeAll(async () => {
+    api = await startServiceHarness({ machines: [tickets] });
+    base = api.baseUrl;
+  });
+  afterAll(() => api?.close());
+
+  it("is live and ready once migrated", async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      checks: expect.arrayContaining([
+        expect.objectContaining({ name: "database", ok: true }),
+        expect.objectContaining({ name: "migrations", ok: true }),
+      ]),
+    });
+  });
+
+  it("runs objects through the engine and serves their state over REST", async () => {
+    await api.service.engine.createObject("ticket", "t-1", { state: "open" });
+    type ObjectBody = { state: { state: string }; history: unknown[] };
+    // No deadline of its own (vi.waitFor's default is 1 s): the test's timeout is the only bound.
+    const body = await vi.waitFor(
+      async () => {
+        const current = (await (await fetch(`${base}/api/v1/objects/ticket/t-1`)).json()) as ObjectBody;
+        expect(current.state).toEqual({ state: "closed" });
+        return current;
+      },
+      { timeout: 60_000, interval: 20 },
+    );
+    expect(body.history).toHaveLength(2);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/racksmith_state_/);
+  });
+
+  it("answers grpc.health.v1 with SERVING", async () => {
+    expect(await grpcHealthStatus(api.grpcAddress)).toBe("SERVING");
+  });
+});
+
+describe("a service that cannot start", () => {
+  it("names the unreachable database URL with the password redacted, and leaves nothing running", async () => {
+    const error = (await startService({
+      config,
+      logger: silentLogger,
+      overrides: { databaseUrl: "postgres://racksmith:Hunter2-Secret@127.0.0.1:1/racksmith" },
+    }).catch((e: unknown) => e)) as Error & { code?: string };
+    expect(error.code).toBe("database_unavailable");
+    expect(error.message).toContain("127.0.0.1:1/racksmith");
+    expect(error.message).not.toContain("Hunter2-Secret");
+  });
+});

@@ -1,0 +1,203 @@
+import { resolve } from "node:path";
+import { ServerCredentials } from "@grpc/grpc-js";
+import type { Logger } from "@racksmith/core";
+import { CORE_VERSION, childLogger, PLUGIN_API_VERSION } from "@racksmith/core";
+import { DEFAULT_ENGINE_CONFIG, StateEngine, type StateMachine } from "@racksmith/core/engine";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import { createGrpcServer, createRestServer, RACKSMITH_SERVICE, shutdownGrpcServer } from "../api/index.js";
+import type { LoadedConfig } from "../config/index.js";
+import { assertMigrated, type Database, migrate, openDatabase } from "../db/index.js";
+import { prometheusMetrics } from "../metrics/index.js";
+import { createPluginHost, type PluginHost } from "../plugins/index.js";
+import { engineApiContext } from "./engineApiContext.js";
+import { Extensions } from "./extensions.js";
+import type { FeatureRuntime, ServiceFeature } from "./feature.js";
+import { DEFAULT_FEATURES } from "./features.js";
+import { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
+import { createServiceLogger } from "./logger.js";
+
+export interface ServiceOverrides {
+  databaseUrl?: string;
+  dataDir?: string;
+  http?: string;
+  grpc?: string;
+}
+
+export interface ServiceOptions {
+  config: LoadedConfig;
+  /** Command-line values that beat the config file. */
+  overrides?: ServiceOverrides;
+  env?: Readonly<Record<string, string | undefined>>;
+  logger?: Logger;
+  /** Features to run (default: `DEFAULT_FEATURES`). */
+  features?: readonly ServiceFeature[];
+  /** Extra state machines (tests). */
+  machines?: readonly StateMachine[];
+  /** Use an in-memory embedded database (tests). */
+  inMemoryDatabase?: boolean;
+}
+
+export interface RunningService {
+  http: ListenAddress;
+  grpc: ListenAddress;
+  database: Database;
+  engine: StateEngine;
+  host: PluginHost;
+  metrics: Registry;
+  logger: Logger;
+  /** Graceful: stop serving, let in-flight handlers finish within the grace period, release, close. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the core: config and plugins first (cheap, fail fast), then the database and its migrations, the
+ * engine, and the REST and gRPC servers. Logs one line when it listens. Anything that fails to start is
+ * stopped again, so a failed start leaves nothing running.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config: loaded, overrides = {}, env = process.env } = options;
+  const config = loaded.config;
+  const logger = options.logger ?? createServiceLogger(config.log.level);
+  const http = parseListenAddress(overrides.http ?? config.server.http, "--http");
+  const grpc = parseListenAddress(overrides.grpc ?? config.server.grpc, "--grpc");
+  const { host } = await createPluginHost(loaded);
+
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async (): Promise<void> => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const databaseUrl =
+      overrides.databaseUrl ?? (config.database.url || env.RACKSMITH_DATABASE_URL || undefined);
+    const database = await openDatabase({
+      ...(databaseUrl
+        ? { url: databaseUrl, ...(config.database.schema ? { schema: config.database.schema } : {}) }
+        : {}),
+      ...(options.inMemoryDatabase && !databaseUrl
+        ? { inMemory: true }
+        : { dataDir: resolve(loaded.baseDir, overrides.dataDir ?? config.database.dataDir) }),
+      logger,
+    });
+    cleanups.push(() => database.close());
+    const { applied } = await migrate(database);
+    if (applied.length) logger.info({ applied }, "database migrated");
+
+    const metrics = new Registry();
+    collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
+    const features = options.features ?? DEFAULT_FEATURES;
+    const machines = [
+      ...(options.machines ?? []),
+      ...features.flatMap((feature) => feature.machines?.(loaded) ?? []),
+    ];
+    const engine = new StateEngine({
+      database,
+      machines: [...machines],
+      config: config.engine,
+      logger,
+      metrics: prometheusMetrics(metrics),
+      checkDatabase: () => assertMigrated(database),
+      // An embedded database belongs to this process alone: claims in it are from a killed run.
+      releaseClaimsAtStart: database.kind === "pglite",
+    });
+
+    const runtimes: FeatureRuntime[] = [];
+    const extensions = new Extensions();
+    for (const feature of features) {
+      const runtime = await feature.setup({
+        config: loaded,
+        database,
+        engine,
+        host,
+        logger: childLogger(logger, { feature: feature.name }),
+        metrics,
+        env,
+        processorId: engine.processorId,
+        extensions,
+      });
+      runtimes.push(runtime);
+    }
+
+    const context = engineApiContext({
+      engine,
+      database,
+      metrics,
+      logger,
+      objectTypes: () => machines.map((machine) => machine.objectType),
+      featureReadiness: async () => (await Promise.all(runtimes.map((r) => r.readiness?.() ?? []))).flat(),
+      version: () => ({
+        coreVersion: CORE_VERSION,
+        pluginApiVersion: PLUGIN_API_VERSION,
+        plugins: host.plugins().map((plugin) => ({ name: plugin.plugin, version: plugin.version })),
+        database: database.description,
+      }),
+    });
+
+    // Calls in flight get the grace the engine gives its handlers: one knob bounds how long stop() waits.
+    const shutdownGraceMs = config.engine.shutdownGraceMs ?? DEFAULT_ENGINE_CONFIG.shutdownGraceMs;
+    const rest = await createRestServer(
+      context,
+      runtimes.flatMap((runtime) => (runtime.rest ? [runtime.rest] : [])),
+      { closeGraceMs: shutdownGraceMs },
+    );
+    cleanups.push(() => rest.close());
+    await rest.listen({ host: http.host, port: http.port });
+    const restAddress = rest.server.address();
+    const httpBound =
+      typeof restAddress === "object" && restAddress ? { host: http.host, port: restAddress.port } : http;
+
+    const grpcModules = runtimes.flatMap((runtime) => runtime.grpc ?? []);
+    const grpcApi = createGrpcServer(context, grpcModules);
+    const grpcPort = await new Promise<number>((done, fail) =>
+      grpcApi.server.bindAsync(
+        formatListenAddress(grpc),
+        ServerCredentials.createInsecure(),
+        (error, port) => (error ? fail(error) : done(port)),
+      ),
+    );
+    cleanups.push(() => shutdownGrpcServer(grpcApi.server, shutdownGraceMs));
+    const grpcBound = { host: grpc.host, port: grpcPort };
+
+    await engine.start();
+    cleanups.push(() => engine.stop());
+    // Cleanups run in reverse: features' background work stops before the engine, servers and database.
+    for (const runtime of runtimes) {
+      await runtime.start?.();
+      if (runtime.stop) cleanups.push(runtime.stop);
+    }
+    for (const name of ["", RACKSMITH_SERVICE, ...grpcModules.map((module) => module.serviceName)]) {
+      grpcApi.health.setStatus(name, "SERVING");
+    }
+    logger.info(
+      {
+        http: `http://${formatListenAddress(httpBound)}`,
+        grpc: formatListenAddress(grpcBound),
+        database: database.description,
+      },
+      "racksmith listening",
+    );
+
+    let stopping: Promise<void> | undefined;
+    return {
+      http: httpBound,
+      grpc: grpcBound,
+      database,
+      engine,
+      host,
+      metrics,
+      logger,
+      stop: () => {
+        stopping ??= (async () => {
+          grpcApi.health.setStatus("", "NOT_SERVING");
+          grpcApi.health.setStatus(RACKSMITH_SERVICE, "NOT_SERVING");
+          logger.info({}, "racksmith stopping");
+          await cleanup();
+          logger.info({}, "racksmith stopped");
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,25 @@
+export {
+  type ApiHarness,
+  type ApiHarnessContext,
+  type ApiHarnessOptions,
+  type ConfigOverrides,
+  call,
+  type GrpcClients,
+  type GrpcTestServer,
+  grpcFailure,
+  grpcHealthStatus,
+  type RecordingEngine,
+  type RestResponse,
+  rawHttp,
+  recordingEngine,
+  type ServiceHarness,
+  type ServiceHarnessOptions,
+  startApiHarness,
+  startGrpcServer,
+  startServiceHarness,
+  type UnaryCallback,
+} from "./apiHarness.js";
+export { type CapturedLogs, captureLogger, type LogLevel, type LogRecord } from "./captureLogger.js";
+export { fakeApiContext, widget } from "./fakeApiContext.js";
+export { openTestDatabase, TEST_DATABASE_URL, type TestDatabase, uniqueSchema } from "./testDatabase.js";
+export { latch, type WaitForOptions, waitFor } from "./waitFor.js";

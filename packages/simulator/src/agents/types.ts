@@ -1,0 +1,85 @@
+import type { Logger } from "@racksmith/core";
+import type { Fleet } from "../fleet/index.js";
+import type { AgentRpcName } from "./messages.js";
+
+/** How long the simulated machines and agents take (ms). Every delay is jittered by ±10 %. */
+export interface AgentTiming {
+  /** From a boot to the agent's first call. Default 300. */
+  readonly bootDelayMs: number;
+  /** Between two polls (DPU: config + status heartbeat; host: AgentControl). Default 250. */
+  readonly pollIntervalMs: number;
+  /** Applying a new network configuration on a DPU. Default 200. */
+  readonly applyDelayMs: number;
+  /** The host agent's discovery checks. Default 200. */
+  readonly discoveryDelayMs: number;
+  /** Wiping a host's disks. Default 300. */
+  readonly cleanupDelayMs: number;
+  /** Retrying DiscoverMachine while the machine is unknown to the site (NOT_FOUND). Default 1000. */
+  readonly notFoundRetryMs: number;
+  /** First retry after a failed call (UNAVAILABLE, …), doubled up to `maxBackoffMs`. Default 100. */
+  readonly retryMs: number;
+  /** Default 2000. */
+  readonly maxBackoffMs: number;
+  /** Deadline of every call. Default 5000. */
+  readonly callTimeoutMs: number;
+}
+
+export const DEFAULT_AGENT_TIMING: AgentTiming = {
+  bootDelayMs: 300,
+  pollIntervalMs: 250,
+  applyDelayMs: 200,
+  discoveryDelayMs: 200,
+  cleanupDelayMs: 300,
+  notFoundRetryMs: 1000,
+  retryMs: 100,
+  maxBackoffMs: 2000,
+  callTimeoutMs: 5000,
+};
+
+export interface SimulatedAgentsOptions {
+  readonly fleet: Fleet;
+  /** The service's gRPC listener, `HOST:PORT` (plaintext). */
+  readonly grpcAddress: string;
+  readonly timing?: Partial<AgentTiming>;
+  readonly logger?: Logger;
+}
+
+/** An alert a DPU agent adds to its health report (`setDpuHealth`). */
+export interface DpuHealthAlert {
+  readonly id: string;
+  readonly target?: string;
+  readonly message: string;
+  readonly tenantMessage?: string;
+  /** PreventAllocations, PreventHostStateChanges, … */
+  readonly classifications?: readonly string[];
+}
+
+export interface SimulatedAgentsStats {
+  /** Calls made, per RPC (failed ones included). */
+  readonly calls: Readonly<Partial<Record<AgentRpcName, number>>>;
+  /** Failed calls per gRPC status name (`UNAVAILABLE`, `NOT_FOUND`, …). */
+  readonly errors: Readonly<Record<string, number>>;
+  /** Agents whose loop runs now (booted, boot delay over, not stopped). */
+  readonly agentsRunning: { readonly host: number; readonly dpu: number };
+  /** Boots of hosts and DPUs (a host powering on boots its DPUs too). */
+  readonly bootsSeen: number;
+  /** DPU boots over HTTP that installed the DPU's OS. */
+  readonly osInstalls: number;
+}
+
+/** Agents on every host and DPU of a fleet, driven by the virtual BMCs' power and boot state. */
+export interface SimulatedAgents {
+  readonly stats: SimulatedAgentsStats;
+  /** True once the DPU booted over HTTP (its OS is installed). */
+  dpuOsInstalled(dpuBmcIdOrMac: string): boolean;
+  /** True while the machine's agent loop runs. */
+  agentRunning(bmcIdOrMac: string): boolean;
+  /** The DPU agent makes no call at all while silent (a DPU that never reports). */
+  silenceDpuAgent(dpuBmcIdOrMac: string, silent?: boolean): void;
+  /** Alerts the DPU agent puts in its next health reports (`[]` for healthy again). */
+  setDpuHealth(dpuBmcIdOrMac: string, alerts: readonly DpuHealthAlert[]): void;
+  /** The host agent reports its cleanups as failed with this message; `null` lets them succeed again. */
+  failCleanup(hostBmcIdOrMac: string, message: string | null): void;
+  /** Stops every agent, stops listening to the BMCs and closes the gRPC channel. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import { type Logger, silentLogger } from "@racksmith/core";
+import type { ObjectStateView } from "@racksmith/core/engine";
+import type { NmxmSimulator } from "@racksmith/fabric-nmxm/simulator";
+import type { UfmSimulator } from "@racksmith/fabric-ufm/testing";
+import {
+  type LoadedConfig,
+  loadConfig,
+  MANAGED_HOST_OBJECT_TYPE,
+  openDatabase,
+  type RunningService,
+  startService,
+} from "@racksmith/server";
+import { type AgentTiming, type SimulatedAgents, startSimulatedAgents } from "../agents/index.js";
+import { type Fleet, generateScenario, startFleet } from "../fleet/index.js";
+import { type SimulatedNmxmOptions, startSimulatedNmxm } from "./nmxm.js";
+import { type Registration, registerFleet } from "./register.js";
+import { fastTimings, type SimulatedSiteSections, writeSimulatedSite } from "./siteFiles.js";
+import { type SimulatedUfmOptions, startSimulatedUfm } from "./ufm.js";
+
+export interface SimulatedSiteOptions {
+  hosts: number;
+  /** Scenario seed (serials, MACs, models). */
+  seed?: number;
+  /** The operator's config: which plugins (drivers) and driver settings the site runs with. */
+  base: LoadedConfig;
+  /** The site folder (config, secrets, embedded database). */
+  dir: string;
+  /** PostgreSQL instead of the embedded database: a fresh schema is made, and dropped by `stop`. */
+  databaseUrl?: string;
+  http?: string;
+  grpc?: string;
+  /** Sections merged over the fast timings (tests shorten SLAs, …). */
+  sections?: Partial<
+    Pick<SimulatedSiteSections, "engine" | "siteExplorer" | "lifecycle" | "health" | "monitor">
+  >;
+  agentTiming?: Partial<AgentTiming>;
+  logger?: Logger;
+  /** A UFM simulator wired to the hosts' IB ports, configured as `fabrics.infiniband`. */
+  ufm?: boolean | SimulatedUfmOptions;
+  /** An NMX-M simulator wired to the hosts' GPUs, configured as `fabrics.nvlink`. */
+  nmxm?: boolean | SimulatedNmxmOptions;
+}
+
+/** `racksmith serve` with a simulated rack: virtual BMCs, DPU and host agents, all in this process. */
+export interface SimulatedSite {
+  readonly service: RunningService;
+  readonly fleet: Fleet;
+  readonly agents: SimulatedAgents;
+  readonly registration: Registration;
+  readonly url: string;
+  readonly grpcAddress: string;
+  readonly configFile: string;
+  /** The UFM simulator (with `ufm`), to inspect and fault. */
+  readonly ufm?: UfmSimulator;
+  /** The NMX-M simulator (with `nmxm`), to inspect and fault. */
+  readonly nmxm?: NmxmSimulator;
+  /** Every managed host's lifecycle state (labels, outcomes, SLA), in id order. */
+  hostStates(): Promise<ObjectStateView[]>;
+  stop(): Promise<void>;
+}
+
+/** Starts a fleet of `hosts` hosts (one BlueField DPU each), the service over it, and the agents. */
+export async function startSimulatedSite(options: SimulatedSiteOptions): Promise<SimulatedSite> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  try {
+    const fleet = await startFleet({
+      scenario: generateScenario({ hosts: options.hosts, ...(options.seed ? { seed: options.seed } : {}) }),
+      service: { taskDurationMs: 50 },
+    });
+    cleanups.push(() => fleet.stop());
+    const database = await databaseSection(options.databaseUrl, cleanups);
+    const ufm = options.ufm
+      ? await startSimulatedUfm(fleet, options.dir, options.ufm === true ? {} : options.ufm)
+      : undefined;
+    if (ufm) cleanups.push(() => ufm.simulator.stop());
+    const nmxm = options.nmxm
+      ? await startSimulatedNmxm(fleet, options.dir, options.nmxm === true ? {} : options.nmxm)
+      : undefined;
+    if (nmxm) cleanups.push(() => nmxm.simulator.stop());
+    const fast = fastTimings(options.hosts);
+    const configFile = await writeSimulatedSite({
+      dir: options.dir,
+      fleet,
+      base: options.base,
+      sections: {
+        database,
+        server: { http: options.http ?? "127.0.0.1:0", grpc: options.grpc ?? "127.0.0.1:0" },
+        engine: { ...fast.engine, ...options.sections?.engine },
+        siteExplorer: { ...fast.siteExplorer, ...options.sections?.siteExplorer },
+        lifecycle: { ...fast.lifecycle, ...options.sections?.lifecycle },
+        health: { ...options.sections?.health },
+        monitor: { ...fast.monitor, ...options.sections?.monitor },
+        ...(ufm || nmxm
+          ? {
+              fabrics: {
+                ...(ufm ? { infiniband: ufm.section } : {}),
+                ...(nmxm ? { nvlink: nmxm.section } : {}),
+              },
+              extraPlugins: [...(ufm ? [ufm.plugin] : []), ...(nmxm ? [nmxm.plugin] : [])],
+            }
+          : {}),
+      },
+    });
+    const service = await startService({
+      config: loadConfig({ file: configFile }),
+      logger: options.logger ?? silentLogger,
+      env: {},
+    });
+    cleanups.push(() => service.stop());
+    const url = `http://${service.http.host}:${service.http.port}`;
+    const grpcAddress = `${service.grpc.host}:${service.grpc.port}`;
+    // Agents listen to their machines' power before the site knows the fleet: a DPU the lifecycle boots over
+    // HTTP while the rest of the fleet is still being registered must not boot unseen.
+    const agents = await startSimulatedAgents({
+      fleet,
+      grpcAddress,
+      ...(options.agentTiming ? { timing: options.agentTiming } : {}),
+    });
+    // Agents stop first (cleanups run last to first), so none reports into a closing server.
+    cleanups.push(() => agents.stop());
+    const registration = await registerFleet(fleet, url);
+    return {
+      service,
+      fleet,
+      agents,
+      registration,
+      url,
+      grpcAddress,
+      configFile,
+      ...(ufm ? { ufm: ufm.simulator } : {}),
+      ...(nmxm ? { nmxm: nmxm.simulator } : {}),
+      hostStates: () => listHostStates(service),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Every managed host's state, a page of 1,000 at a time. */
+export async function listHostStates(service: Pick<RunningService, "engine">): Promise<ObjectStateView[]> {
+  const all: ObjectStateView[] = [];
+  for (;;) {
+    const after = all.at(-1)?.objectId;
+    const page = await service.engine.listObjects(MANAGED_HOST_OBJECT_TYPE, {
+      limit: 1_000,
+      ...(after ? { after } : {}),
+    });
+    all.push(...page);
+    if (page.length < 1_000) return all;
+  }
+}
+
+async function databaseSection(
+  url: string | undefined,
+  cleanups: Array<() => Promise<void>>,
+): Promise<Record<string, unknown>> {
+  if (!url) return { dataDir: "data" };
+  const schema = `racksmith_sim_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  cleanups.push(async () => {
+    const database = await openDatabase({ url });
+    try {
+      await database.db.schema.dropSchema(schema).ifExists().cascade().execute();
+    } finally {
+      await database.close();
+    }
+  });
+  return { url, schema };
+}
