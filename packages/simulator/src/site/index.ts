@@ -3,7 +3,6 @@
  * optionally UFM and NMX-M simulators) in one process, the site folder it runs from, the fleet's registration
  * with the service, and progress figures over the hosts' lifecycle states.
  */
-export { SimulatedSiteServiceError } from "./errors.js";
 export type { SimulatedFabricManager } from "./fabricManager.js";
 export {
   fleetNvLinkDomains,
@@ -12,7 +11,7 @@ export {
   startSimulatedNmxm,
 } from "./nmxm.js";
 export { countByState, progressLine, stuckHosts, transitionCount } from "./progress.js";
-export { type Registration, registerFleet, type ServiceRequester } from "./register.js";
+export { type Registration, registerFleet } from "./register.js";
 export {
   listHostStates,
   type SimulatedSite,

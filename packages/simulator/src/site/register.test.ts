@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hasErrorCode, isRacksmithError } from "@racksmith/core";
+import { ServiceError } from "@racksmith/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Fleet, generateScenario, startFleet } from "../fleet/index.js";
-import { SimulatedSiteServiceError } from "./errors.js";
-import { registerFleet, type ServiceRequester } from "./register.js";
+import { registerFleet } from "./register.js";
 
 interface FakeService {
   readonly url: string;
@@ -75,7 +75,7 @@ describe("registerFleet", () => {
 
   it("calls the service through a requester it is given (the CLI's own client)", async () => {
     const calls: string[] = [];
-    const requester: ServiceRequester = {
+    const requester: Parameters<typeof registerFleet>[1] = {
       base: "http://service.example",
       async request<T>(method: string, path: string, body?: unknown): Promise<T> {
         calls.push(`${method} ${path}`);
@@ -107,7 +107,7 @@ describe("registerFleet", () => {
       }),
     };
     const error = await registerFleet(fleet, fake.url).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(SimulatedSiteServiceError);
+    expect(error).toBeInstanceOf(ServiceError);
     expect(hasErrorCode(error, "expected_machines_rejected")).toBe(true);
     expect(error).toMatchObject({ status: "INVALID_ARGUMENT", details });
     expect(fake.requests).toHaveLength(1);

@@ -1,0 +1,1 @@
+export { ServiceClient, ServiceError } from "./serviceClient.js";
