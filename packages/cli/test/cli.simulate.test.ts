@@ -23,7 +23,7 @@ const SAMPLE = join(
 );
 const dir = mkdtempSync(join(tmpdir(), "racksmith-simulate-"));
 
-/** Just the two endpoints `simulate fleet` registers with, recording what it sent. */
+/** Just the endpoints `simulate fleet` registers with (it holds no expected machine), recording what it sent. */
 class FakeService {
   readonly batches: Array<{ machines: ExpectedMachineInput[]; mode: string }> = [];
   readonly discoveries: Array<{ mac: string }> = [];
@@ -54,6 +54,9 @@ class FakeService {
       response.writeHead(status, { "content-type": "application/json" });
       response.end(JSON.stringify(value));
     };
+    if (request.method === "GET" && request.url === "/api/v1/expected-machines") {
+      return send(200, { machines: [] });
+    }
     if (request.method === "POST" && request.url === "/api/v1/expected-machines/batch") {
       this.batches.push(body);
       if (!this.rejectBatch) return send(200, { applied: body.machines.length, deleted: 0, results: [] });

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/runCliForTest.js";
@@ -21,11 +24,12 @@ describe("racksmith simulate --hosts", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     const summary = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(summary).toMatchObject({ hosts: 3, states: { ready: 3 } });
+    expect(summary).toMatchObject({ hosts: 3, resumed: false, states: { ready: 3 } });
     expect(Object.keys(summary).sort()).toEqual([
       "elapsedSeconds",
       "hosts",
       "redfishRequests",
+      "resumed",
       "states",
       "transitions",
     ]);
@@ -44,6 +48,29 @@ describe("racksmith simulate --hosts", () => {
     expect(listed.length + notIngested).toBe(2);
     if (listed.length > 0) expect(run.stderr).toMatch(/ID\s+STATE\s+ABOVE SLA\s+REASON/);
   }, 60_000);
+
+  it("resumes a site kept with --data-dir, and refuses to run another site in its folder", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "racksmith-simulate-resume-"));
+    try {
+      // A short --timeout ends each run soon after registration: the runs are about the folder, not Ready.
+      const site = ["simulate", "--seed", "3", "--data-dir", dataDir, "--until", "ready", "--timeout", "1"];
+      const first = await cli([...site, "--hosts", "1", ...flags]);
+      expect(first.stderr).toContain("Simulated site: 1 hosts");
+      expect(first.stderr).not.toContain("Resumed");
+      const second = await cli([...site, "--hosts", "1", ...flags]);
+      expect(second.stderr).toContain(
+        `Resumed the simulated site in ${dataDir}: 1 of 1 hosts were already registered`,
+      );
+      expect(second.stderr).not.toContain("expected_machines_rejected");
+      const other = await cli([...site, "--hosts", "2", ...flags]);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(
+        `racksmith: ${dataDir} holds another simulated site: hosts 1 (this run: 2) — resume it with the --hosts and --seed it was made with, or start afresh with another --data-dir (or remove ${dataDir}) [simulated_site_mismatch]`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it.each([
     [["--hosts", "0"], /--hosts must be a positive integer/],

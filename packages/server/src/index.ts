@@ -105,6 +105,7 @@ export {
   resolvePlugin,
 } from "./plugins/index.js";
 export {
+  type ConfigCheckContext,
   createExtensionPoint,
   createServiceLogger,
   DEFAULT_FEATURES,

@@ -206,7 +206,7 @@ function printSummary(io: CliIo, summary: FleetSummary, json: boolean): void {
     renderTable(summary.models, ["vendor", "kind", "model", "count"]).trimEnd(),
     "",
     registered
-      ? `Registered with ${registered.server}: ${registered.expectedMachines} expected machines, ${registered.discoveries} DHCP discoveries.`
+      ? `Registered with ${registered.server}: ${registered.expectedMachines} expected machines${registered.alreadyExpected ? ` (${registered.alreadyExpected} already expected as they are)` : ""}, ${registered.discoveries} DHCP discoveries.`
       : "Not registered with a service (--no-register).",
     "Point the site explorer at the fleet in racksmith.yaml:",
     "  siteExplorer:",

@@ -6,6 +6,7 @@ import {
   countByState,
   progressLine,
   type SimulatedSite,
+  SimulatedSiteMismatchError,
   startSimulatedSite,
   stuckHosts,
   transitionCount,
@@ -48,7 +49,7 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
     )
     .option(
       "--data-dir <dir>",
-      "keep the site (config, secrets, embedded database) here (default: a temporary folder, removed)",
+      "keep the site (config, secrets, embedded database) here; a later run with the same --hosts and --seed resumes it (default: a temporary folder, removed)",
     )
     .option(
       "--database-url <url>",
@@ -92,10 +93,21 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
         ...(flags.nmxm ? { nmxm: true } : {}),
       }).catch(async (error: unknown) => {
         if (!flags.dataDir) await rm(dir, { recursive: true, force: true });
-        throw error;
+        throw error instanceof SimulatedSiteMismatchError
+          ? new SimulatedSiteMismatchError(
+              error.where,
+              error.differences,
+              `resume it with the --hosts and --seed it was made with, or start afresh with another --data-dir (or remove ${dir})`,
+            )
+          : error;
       });
       try {
         if (!flags.json) {
+          if (site.resumed) {
+            io.stderr.write(
+              `Resumed the simulated site in ${dir}: ${site.registration.alreadyExpected} of ${hosts} hosts were already registered\n`,
+            );
+          }
           io.stderr.write(
             `Simulated site: ${hosts} hosts, REST ${site.url}, gRPC ${site.grpcAddress}, data in ${dir}\n` +
               "Try: racksmith machine list · racksmith instance allocate --machine <host id> --tenant acme\n",
@@ -111,6 +123,7 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
         const states = await site.hostStates();
         const summary = {
           hosts,
+          resumed: site.resumed,
           states: countByState(states),
           elapsedSeconds: Math.round((Date.now() - started) / 100) / 10,
           transitions: transitionCount(states),

@@ -19,6 +19,7 @@ import {
   renderHistoryTable,
   renderLifecycleBlock,
 } from "./machineLifecycle.js";
+import { readSecretFile } from "./redfish/connect.js";
 
 /** `GET /api/v1/machines/:id`: the detail with its lifecycle block and labelled history. */
 type MachineShow = Omit<MachineDetail, "lifecycle" | "history"> & {
@@ -146,25 +147,47 @@ export function registerSiteExplorerCommands(program: Command, io: CliIo): void 
       .command("explore")
       .description("explore one address now (not stored; nothing on the BMC changes); exit 1 if it fails")
       .argument("<address>")
-      .option("--mac <mac>", "BMC MAC of an address the inventory does not know (to find its credentials)"),
-  ).action(async (address: string, flags: ServerFlags & { mac?: string }) => {
-    const result = await new ServiceClient(flags.server, io).request<ExploreNowResult>(
-      "POST",
-      `${endpointPath(address)}/explore`,
-      flags.mac ? { mac: flags.mac } : {},
-    );
-    if (flags.json) printOutput(io, { kind: "record", value: result }, true);
-    else if (result.report) {
-      io.stdout.write(renderRecord({ address, latencyMs: result.latencyMs, ...reportLines(result.report) }));
-    }
-    if (result.error) {
-      if (!flags.json)
-        io.stderr.write(
-          `racksmith: exploring ${address} failed: ${result.error.code}: ${result.error.message}\n`,
+      .option("--mac <mac>", "BMC MAC of an address the inventory does not know (named in the report)")
+      .option(
+        "--username <user>",
+        "your own BMC login (stored credentials go only to addresses the inventory knows)",
+      )
+      .option(
+        "--password-file <file>",
+        "with --username: file holding its password (a final newline is dropped)",
+      ),
+  ).action(
+    async (
+      address: string,
+      flags: ServerFlags & { mac?: string; username?: string; passwordFile?: string },
+    ) => {
+      if (Boolean(flags.username) !== Boolean(flags.passwordFile)) {
+        throw new UsageError("--username and --password-file go together");
+      }
+      const credentials =
+        flags.username && flags.passwordFile
+          ? { username: flags.username, password: readSecretFile(io, flags.passwordFile, "--password-file") }
+          : undefined;
+      const result = await new ServiceClient(flags.server, io).request<ExploreNowResult>(
+        "POST",
+        `${endpointPath(address)}/explore`,
+        { ...(flags.mac ? { mac: flags.mac } : {}), ...(credentials ? { credentials } : {}) },
+      );
+      if (flags.json) printOutput(io, { kind: "record", value: result }, true);
+      else if (result.report) {
+        io.stdout.write(
+          renderRecord({ address, latencyMs: result.latencyMs, ...reportLines(result.report) }),
         );
-      throw new ReportedFailure();
-    }
-  });
+      }
+      if (result.error) {
+        if (!flags.json)
+          io.stderr.write(
+            `racksmith: exploring ${address} failed: ${result.error.code}: ${result.error.message}\n`,
+          );
+        throw new ReportedFailure();
+      }
+    },
+  );
 
   addServerFlags(
     explorer

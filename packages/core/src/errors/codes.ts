@@ -270,11 +270,12 @@ export const ERROR_CODES = {
   invalid_request: {
     status: "INVALID_ARGUMENT",
     meaning:
-      "a REST request fails its JSON schema or cannot be parsed; `details` names the location and field",
+      "a REST request fails its JSON schema or limits, cannot be decoded, or holds text the database cannot store (NUL, lone surrogate); `details` names the location and field",
   },
   request_too_large: {
     status: "RESOURCE_EXHAUSTED",
-    meaning: "a REST request body is larger than the route's limit (HTTP 413)",
+    meaning:
+      "a request is larger than its limit: a REST body over the route's (HTTP 413), a gRPC message over its method's",
   },
   route_not_found: {
     status: "NOT_FOUND",
@@ -538,6 +539,11 @@ export const ERROR_CODES = {
   simulated_agent_not_found: {
     status: "NOT_FOUND",
     meaning: "a fault control named a virtual BMC that has no simulated agent of the wanted kind",
+  },
+  simulated_site_mismatch: {
+    status: "FAILED_PRECONDITION",
+    meaning:
+      "a simulated site's folder or service holds another site (other hosts or seed); the message says what differs",
   },
 } as const satisfies Readonly<Record<string, ErrorCodeEntry>>;
 

@@ -3,20 +3,25 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_ENGINE_CONFIG, ENGINE_CONFIG_SCHEMA, resolveEngineConfig } from "./config.js";
 
 describe("engine config", () => {
-  it("fills every key with its default, the lease being 3 × the handler timeout", () => {
+  it("fills every key with its default, the heartbeat being a third of the lease", () => {
     expect(resolveEngineConfig()).toEqual({
       iterationIntervalMs: 30_000,
       pollIntervalMs: 1_000,
       concurrency: 10,
       handlerTimeoutMs: 180_000,
-      leaseMs: 540_000,
+      leaseMs: 15_000,
+      heartbeatMs: 5_000,
       historyLimit: 250,
       shutdownGraceMs: 10_000,
     });
-    expect(resolveEngineConfig({ handlerTimeoutMs: 1_000 }).leaseMs).toBe(3_000);
+    expect(resolveEngineConfig({ leaseMs: 3_000 }).heartbeatMs).toBe(1_000);
+    // The lease no longer depends on the handler timeout: a handler may run far longer than one lease.
     expect(
-      resolveEngineConfig({ handlerTimeoutMs: 1_000, leaseMs: 1_500, concurrency: undefined }).leaseMs,
-    ).toBe(1_500);
+      resolveEngineConfig({ handlerTimeoutMs: 600_000, leaseMs: 1_500, concurrency: undefined }),
+    ).toMatchObject({
+      leaseMs: 1_500,
+      heartbeatMs: 500,
+    });
   });
 
   it("names every bad key in one error", () => {
@@ -28,10 +33,11 @@ describe("engine config", () => {
     );
   });
 
-  it("refuses a lease that a live handler could outlast", () => {
-    expect(() => resolveEngineConfig({ handlerTimeoutMs: 5_000, leaseMs: 5_000 })).toThrow(
-      /engine\.leaseMs \(5000\) must be above engine\.handlerTimeoutMs \(5000\)/,
+  it("refuses a heartbeat so slow that one late beat would lose a live claim", () => {
+    expect(() => resolveEngineConfig({ leaseMs: 5_000, heartbeatMs: 2_501 })).toThrow(
+      /engine\.heartbeatMs \(2501\) must be at most half of engine\.leaseMs \(5000\)/,
     );
+    expect(resolveEngineConfig({ leaseMs: 5_000, heartbeatMs: 2_500 }).heartbeatMs).toBe(2_500);
   });
 
   it("publishes a schema for the config file whose defaults are the engine's", () => {
@@ -43,6 +49,8 @@ describe("engine config", () => {
     const properties = ENGINE_CONFIG_SCHEMA.properties as Record<string, { default?: number }>;
     for (const [key, value] of Object.entries(DEFAULT_ENGINE_CONFIG))
       expect(properties[key]?.default).toBe(value);
-    expect(Object.keys(properties).sort()).toEqual([...Object.keys(DEFAULT_ENGINE_CONFIG), "leaseMs"].sort());
+    expect(Object.keys(properties).sort()).toEqual(
+      [...Object.keys(DEFAULT_ENGINE_CONFIG), "heartbeatMs"].sort(),
+    );
   });
 });

@@ -10,8 +10,13 @@ export interface EngineConfig {
   concurrency: number;
   /** A handler still running after this is aborted and its result discarded. */
   handlerTimeoutMs: number;
-  /** How long a claim is held before another worker may take it over; default 3 × handlerTimeoutMs. */
-  leaseMs?: number;
+  /**
+   * How long a claim lasts unless renewed: a replica that dies loses its claims this long after its last
+   * heartbeat. A live replica renews the claims of its running handlers every `heartbeatMs`.
+   */
+  leaseMs: number;
+  /** How often a replica renews the leases of its running handlers; default leaseMs / 3. */
+  heartbeatMs?: number;
   /** History rows kept per object (one per state entered). */
   historyLimit: number;
   /** Default bound of `stop()`: how long in-flight handlers may finish before they are abandoned. */
@@ -25,11 +30,12 @@ export const DEFAULT_ENGINE_CONFIG: Readonly<EngineConfig> = Object.freeze({
   pollIntervalMs: 1_000,
   concurrency: 10,
   handlerTimeoutMs: 180_000,
+  leaseMs: 15_000,
   historyLimit: 250,
   shutdownGraceMs: 10_000,
 });
 
-const LEASE_PER_TIMEOUT = 3;
+const HEARTBEATS_PER_LEASE = 3;
 
 const integer = (minimum: number, description: string, extra: Record<string, number> = {}): SchemaObject => ({
   type: "integer",
@@ -57,7 +63,17 @@ export const ENGINE_CONFIG_SCHEMA: SchemaObject = {
     handlerTimeoutMs: integer(1, "A handler running longer is aborted and persists nothing (ms).", {
       default: DEFAULT_ENGINE_CONFIG.handlerTimeoutMs,
     }),
-    leaseMs: integer(1, "Claim lease before takeover by another worker (ms); default 3 × handlerTimeoutMs."),
+    leaseMs: integer(
+      10,
+      "Claim lease (ms): a dead replica's claims are taken over this long after its last heartbeat.",
+      {
+        default: DEFAULT_ENGINE_CONFIG.leaseMs,
+      },
+    ),
+    heartbeatMs: integer(
+      5,
+      "How often a replica renews its running handlers' leases (ms); default leaseMs / 3, at most leaseMs / 2.",
+    ),
     historyLimit: integer(1, "History rows kept per object.", {
       default: DEFAULT_ENGINE_CONFIG.historyLimit,
     }),
@@ -84,10 +100,13 @@ export function resolveEngineConfig(config: Partial<EngineConfig> = {}): Resolve
     throw new InvalidArgumentError(`invalid engine config: ${problems.join("; ")}`);
   }
   const merged = { ...DEFAULT_ENGINE_CONFIG, ...given };
-  const resolved = { ...merged, leaseMs: merged.leaseMs ?? LEASE_PER_TIMEOUT * merged.handlerTimeoutMs };
-  if (resolved.leaseMs <= resolved.handlerTimeoutMs) {
+  const resolved = {
+    ...merged,
+    heartbeatMs: merged.heartbeatMs ?? Math.max(1, Math.floor(merged.leaseMs / HEARTBEATS_PER_LEASE)),
+  };
+  if (resolved.heartbeatMs * 2 > resolved.leaseMs) {
     throw new InvalidArgumentError(
-      `invalid engine config: engine.leaseMs (${resolved.leaseMs}) must be above engine.handlerTimeoutMs (${resolved.handlerTimeoutMs}), or a live handler's claim could be taken over`,
+      `invalid engine config: engine.heartbeatMs (${resolved.heartbeatMs}) must be at most half of engine.leaseMs (${resolved.leaseMs}), or one late heartbeat would let a live handler's claim be taken over`,
     );
   }
   return resolved;

@@ -398,6 +398,49 @@ describe("StateEngine", () => {
     await untilState(engine, "w_timeout", "late", "done");
   });
 
+  it("renews a running handler's lease, so another replica never takes it over while it runs", async () => {
+    // One clock the test moves for both replicas: lease expiry is decided by it, not by how busy the machine is.
+    const leaseMs = 10_000;
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    const clock = () => new Date(now);
+    const hold = latch();
+    const ran: string[] = [];
+    const config: Partial<EngineConfig> = { leaseMs, heartbeatMs: 20, pollIntervalMs: 20 };
+    const hookOf =
+      (name: string): WidgetHook =>
+      async ({ state }) => {
+        if (state.state !== "new") return;
+        ran.push(name);
+        if (name === "first") await hold.promise;
+      };
+    const first = await startEngine("w_lease", { hook: hookOf("first"), config, clock });
+    await addWidget(first, "w_lease", "leased");
+    await waitFor(() => ran.length === 1, {
+      what: "the first replica's handler",
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
+    const second = await startEngine("w_lease", { hook: hookOf("second"), config, clock });
+    const leaseUntil = async () => (await queueRow("w_lease", "leased"))?.lease_expires_at?.getTime();
+
+    for (let step = 1; step <= 3; step++) {
+      // Most of a lease passes; the heartbeat extends it from the new "now".
+      now += leaseMs * 0.9;
+      const renewedTo = now + leaseMs;
+      await waitFor(async () => (await leaseUntil()) === renewedTo, {
+        what: `the lease renewed to ${new Date(renewedTo).toISOString()}`,
+        timeoutMs: Number.POSITIVE_INFINITY,
+      });
+      // The second replica looks for due work (its poll) with the claim live: it must leave it alone.
+      await second.enqueue("w_lease", "leased");
+    }
+    // Nearly three leases after the claim, the first replica still holds it and nobody else ran the object.
+    expect(await queueRow("w_lease", "leased")).toMatchObject({ owner: first.processorId });
+    expect(ran).toEqual(["first"]);
+    hold.open();
+    await untilState(first, "w_lease", "leased", "done");
+    expect(ran).toEqual(["first"]);
+  });
+
   it("does not lose an enqueue that arrives while the object is being handled", async () => {
     const hold = latch();
     const reached = latch();

@@ -7,6 +7,7 @@ import { type Metrics, noMetrics } from "../metrics/index.js";
 import { type EngineConfig, type ResolvedEngineConfig, resolveEngineConfig } from "./config.js";
 import { channelName, type EngineDatabase, type EngineTables } from "./database.js";
 import { ObjectAlreadyExistsError, ObjectNotFoundError, UnknownObjectTypeError } from "./errors.js";
+import { LeaseHeartbeat } from "./leaseHeartbeat.js";
 import { EngineMetrics } from "./metrics.js";
 import { insertObject, listObjects, readHistory, readObject } from "./objectStore.js";
 import { PeriodicEnqueuer } from "./periodicEnqueuer.js";
@@ -60,6 +61,7 @@ export class StateEngine {
   private readonly runtimes = new Map<string, MachineRuntime>();
   private readonly workers = new Map<string, TypeWorker>();
   private readonly enqueuers: PeriodicEnqueuer[] = [];
+  private readonly heartbeat: LeaseHeartbeat;
   private unlisten: (() => Promise<void>) | undefined;
   private status: "idle" | "starting" | "running" | "stopped" = "idle";
   private starting: Promise<void> | undefined;
@@ -78,6 +80,13 @@ export class StateEngine {
       () => sampleGauges(this.database.db, this.machines(), this.clock()),
       (error) => this.logger.warn({ error: describeError(error) }, "could not sample state metrics"),
     );
+    this.heartbeat = new LeaseHeartbeat({
+      database: this.database,
+      config: this.config,
+      logger: this.logger,
+      clock: this.clock,
+      runningClaims: () => [...this.workers.values()].flatMap((worker) => worker.runningClaims()),
+    });
     for (const machine of options.machines) {
       if (this.runtimes.has(machine.objectType)) {
         throw new InvalidArgumentError(`two state machines handle object type "${machine.objectType}"`);
@@ -126,6 +135,7 @@ export class StateEngine {
     for (const rt of this.runtimes.values()) this.enqueuers.push(new PeriodicEnqueuer(rt));
     await Promise.all(this.enqueuers.map((enqueuer) => enqueuer.start()));
     for (const worker of this.workers.values()) worker.start();
+    this.heartbeat.start();
     this.status = "running";
     this.logger.info(
       {
@@ -153,6 +163,8 @@ export class StateEngine {
     const abandoned = (
       await Promise.all([...this.workers.values()].map((worker) => worker.stop(graceMs)))
     ).flat();
+    // After the workers: handlers finishing within the grace keep their claims until they write.
+    await this.heartbeat.stop();
     await this.unlisten?.().catch(() => undefined);
     if (abandoned.length > 0) {
       try {

@@ -152,6 +152,30 @@ export async function completeClaim(
   return rows[0]?.held ?? false;
 }
 
+/**
+ * Extends the leases of claims this engine still holds (its running handlers) to `now + leaseMs`; returns
+ * the ids whose claim was still held. A claim taken over meanwhile is not touched.
+ */
+export async function renewLeases(
+  db: Db,
+  claims: readonly Claim[],
+  options: { now: Date; leaseMs: number },
+): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const until = new Date(options.now.getTime() + options.leaseMs);
+  const held = sql.join(
+    claims.map(
+      (claim) =>
+        sql`(${claim.objectType}::text, ${claim.objectId}::text, ${claim.owner}::text, ${claim.claimCount}::int)`,
+    ),
+  );
+  const { rows } = await sql<{ object_type: string; object_id: string }>`
+    UPDATE state_queue SET lease_expires_at = ${until}::timestamptz
+    WHERE (object_type, object_id, owner, claim_count) IN (${held})
+    RETURNING object_type, object_id`.execute(db);
+  return new Set(rows.map((row) => `${row.object_type}/${row.object_id}`));
+}
+
 /** Frees every claim (the engine's start on a database only it can use); the rows stay due. */
 export async function releaseAllClaims(db: Db): Promise<number> {
   const result = await db

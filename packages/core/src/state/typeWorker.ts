@@ -28,6 +28,11 @@ export class TypeWorker {
     this.loop ??= this.claimLoop();
   }
 
+  /** The claims of the handlers running now (the lease heartbeat renews them). */
+  runningClaims(): Claim[] {
+    return [...this.runs.values()].map((run) => run.claim);
+  }
+
   /** Due work may be waiting (a NOTIFY for this type arrived). */
   poke(): void {
     this.wake.fire();
@@ -97,7 +102,11 @@ export class TypeWorker {
   private launch(claim: Claim): void {
     const objectType = this.rt.machine.objectType;
     const control: RunControl = { abandoned: false, controller: new AbortController() };
+    // A run's start and end, so a log reader can prove no two runs of one object ever overlapped.
+    const run = { objectType, objectId: claim.objectId, owner: claim.owner, claim: claim.claimCount };
+    this.rt.logger.debug(run, "run started");
     const done = runClaim(this.rt, claim, control).finally(() => {
+      this.rt.logger.debug(run, "run ended");
       if (this.runs.get(claim.objectId)?.control === control) this.runs.delete(claim.objectId);
       this.rt.metrics.inFlight.set({ object_type: objectType }, this.runs.size);
       this.wake.fire();

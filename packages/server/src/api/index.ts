@@ -9,5 +9,27 @@ export {
   unary,
 } from "./grpc/createGrpcServer.js";
 export { loadRacksmithProto, PROTO_LOADER_OPTIONS, PROTO_ROOT } from "./grpc/loadProto.js";
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_REQUEST_BYTES,
+  type MethodLimits,
+  type ServiceLimits,
+} from "./grpc/requestLimits.js";
+export {
+  assertStorableText,
+  childPath,
+  DEFAULT_MAX_ARRAY_ITEMS,
+  DEFAULT_MAX_STRING_LENGTH,
+  excerpt,
+  fieldPath,
+  findBadText,
+  MAX_ADDRESS_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_MAC_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  quoted,
+  textProblem,
+} from "./input/index.js";
 export { createRestServer, type RestRoutes, type RestServerOptions } from "./rest/createRestServer.js";
-export { idParams } from "./rest/schemas.js";
+export { idParams, idString } from "./rest/schemas.js";

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { formatSchemaErrors } from "@racksmith/core";
-import { Ajv, type SchemaObject } from "ajv";
+import { Ajv } from "ajv";
 import { parseDocument } from "yaml";
+import { allowedKeysAt } from "./allowedKeys.js";
 import { ConfigError } from "./errors.js";
 import { configSchema, DEFAULT_CONFIG, type RacksmithConfig } from "./schema.js";
 
@@ -55,19 +56,10 @@ export function parseConfig(text: string, file = "racksmith.yaml"): RacksmithCon
   if (!validate(data)) {
     throw new ConfigError(
       file,
-      formatSchemaErrors(validate.errors ?? [], (path) => allowedKeysAt(configSchema, path)),
+      formatSchemaErrors(validate.errors ?? [], (path) =>
+        allowedKeysAt(configSchema, path).filter((key) => key !== "$schema"),
+      ),
     );
   }
   return data;
-}
-
-function allowedKeysAt(schema: SchemaObject, instancePath: string): string[] {
-  let node: SchemaObject | undefined = schema;
-  for (const part of instancePath.split("/").slice(1)) {
-    if (!node) break;
-    node = /^\d+$/.test(part)
-      ? (node.items as SchemaObject | undefined)
-      : (node.properties?.[part] as SchemaObject | undefined);
-  }
-  return Object.keys(node?.properties ?? {}).filter((key) => key !== "$schema");
 }

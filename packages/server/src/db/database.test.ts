@@ -172,6 +172,27 @@ describe("database", () => {
     }
   });
 
+  it.skipIf(!TEST_DATABASE_URL)(
+    "survives its connection being terminated mid-transaction: database_unavailable, then a fresh connection",
+    async () => {
+      const { database } = testDb;
+      const lost = database.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx);
+        // Another pooled connection kills this one while it sits idle in its transaction: pg emits `error`
+        // on the checked-out client, which would kill the process without a listener.
+        await sql`SELECT pg_terminate_backend(${rows[0]?.pid}::int)`.execute(database.db);
+        await sql`SELECT 1`.execute(trx);
+      });
+      await expect(lost).rejects.toMatchObject({ code: "database_unavailable", status: "UNAVAILABLE" });
+      await expect(lost).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      // The broken client left the pool: the next statements get a working connection.
+      for (let i = 0; i < 12; i++) {
+        const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(database.db);
+        expect(rows).toEqual([{ one: 1 }]);
+      }
+    },
+  );
+
   it("reads bigint columns as numbers on both dialects", async () => {
     const { rows } = await sql<{ big: number; n: number }>`
       SELECT 9007199254740991::bigint AS big, count(*) AS n FROM (VALUES (1), (2)) AS v(x)`.execute(
@@ -255,6 +276,8 @@ describe("openDatabase", () => {
     it("keeps embedded data in dataDir across restarts, and says where it is", async () => {
       expect(first.kind).toBe("pglite");
       expect(first.description).toBe(`embedded PGlite at ${dataDir}`);
+      // What the API shows (/readyz, version) names no path.
+      expect(first.label).toBe("embedded PGlite (data directory)");
       await migrate(first);
       await first.close();
       const second = await openDatabase({ dataDir });

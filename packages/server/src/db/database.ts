@@ -26,6 +26,8 @@ export interface Database extends EngineDatabase {
   readonly db: Kysely<RacksmithDatabase>;
   /** Where the data lives, safe to print: the URL with its password redacted, or the PGlite location. */
   readonly description: string;
+  /** What the API may show (`/readyz`, version): the kind, and for PostgreSQL the redacted URL; no file path. */
+  readonly label: string;
   readonly schema: string | undefined;
   /** Calls `onNotify` for every NOTIFY on `channel`; resolves once listening, to a function that stops. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;

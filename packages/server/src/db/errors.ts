@@ -4,7 +4,7 @@ import { RacksmithError } from "@racksmith/core";
 export class DatabaseUnavailableError extends RacksmithError {
   constructor(
     readonly target: string,
-    reason: string,
+    readonly reason: string,
     options: { cause?: unknown } = {},
   ) {
     super("database_unavailable", "UNAVAILABLE", `cannot connect to ${target}: ${reason}`, {

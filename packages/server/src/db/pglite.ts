@@ -41,6 +41,7 @@ export async function openPglite(options: {
       kind: "pglite",
       db,
       description,
+      label: dataDir === undefined ? "in-memory PGlite" : "embedded PGlite (data directory)",
       schema: options.schema,
       // LISTEN goes through the lock too, so it never lands inside someone else's transaction.
       listen: async (channel, onNotify) => {

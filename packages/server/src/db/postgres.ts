@@ -4,6 +4,7 @@ import pg from "pg";
 import type { Database } from "./database.js";
 import { DatabaseUnavailableError, describeCause } from "./errors.js";
 import { PgNotificationListener } from "./pgListener.js";
+import { resilientPool } from "./resilientPool.js";
 import type { RacksmithDatabase } from "./schema.js";
 import { sqlDatabase } from "./sqlDatabase.js";
 import { INT8_OID, parseInt8 } from "./types.js";
@@ -33,6 +34,8 @@ export async function openPostgres(options: {
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   };
   const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
+  // Before the first query: every client the pool ever opens must get its error listener.
+  const kyselyPool = resilientPool(pool, { description, logger });
   // An idle client can fail (server restart); without a handler pg would crash the process.
   pool.on("error", (error) => {
     logger.warn({ database: description, reason: describeCause(error) }, "idle database connection failed");
@@ -48,13 +51,16 @@ export async function openPostgres(options: {
     throw unavailable(error);
   }
 
-  const db = new Kysely<RacksmithDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<RacksmithDatabase>({
+    dialect: new PostgresDialect({ pool: kyselyPool }),
+  });
   const listener = new PgNotificationListener(config, description, logger);
   return sqlDatabase(
     {
       kind: "postgres",
       db,
       description,
+      label: description,
       schema: options.schema,
       listen: (channel, onNotify) => listener.listen(channel, onNotify),
       close: async () => {

@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from "@racksmith/core";
 import { Ajv, type SchemaObject } from "ajv";
+// Not config/index.ts: it loads config/schema.ts, which loads this file.
+import { sectionSchemaProblems } from "../config/sectionProblems.js";
 
 /**
  * The `siteExplorer` config section as written. Everything is optional; code reads it through
@@ -215,24 +217,26 @@ const validate = new Ajv({ allErrors: true, strict: false }).compile<SiteExplore
   SITE_EXPLORER_CONFIG_SCHEMA,
 );
 
-/** Fills in the defaults and checks the values; throws InvalidArgumentError naming every bad key. */
-export function resolveSiteExplorerConfig(config: SiteExplorerConfig = {}): ResolvedSiteExplorerConfig {
-  if (!validate(config)) {
-    const problems = (validate.errors ?? []).map((e) =>
-      e.keyword === "additionalProperties"
-        ? `siteExplorer${e.instancePath.replace(/\//g, ".")}.${String(e.params.additionalProperty)} is not a known key`
-        : `siteExplorer${e.instancePath.replace(/\//g, ".")} ${e.message}`,
-    );
-    throw new InvalidArgumentError(`invalid site explorer config: ${problems.join("; ")}`);
-  }
+/** Every problem of the section, each naming its key; empty when `resolveSiteExplorerConfig` accepts it. */
+export function siteExplorerConfigProblems(config: SiteExplorerConfig = {}): string[] {
+  if (!validate(config)) return sectionSchemaProblems("siteExplorer", validate.errors);
   const bmc = { ...D.bmc, ...definedOnly(config.bmc ?? {}) };
   if (bmc.explorationTimeoutMs < bmc.requestTimeoutMs) {
     const given = (key: keyof NonNullable<SiteExplorerConfig["bmc"]>) =>
       config.bmc?.[key] === undefined ? ", the default" : "";
-    throw new InvalidArgumentError(
-      `invalid site explorer config: siteExplorer.bmc.explorationTimeoutMs (${bmc.explorationTimeoutMs}${given("explorationTimeoutMs")}) must be at least siteExplorer.bmc.requestTimeoutMs (${bmc.requestTimeoutMs}${given("requestTimeoutMs")}): one exploration makes many requests`,
-    );
+    return [
+      `siteExplorer.bmc.explorationTimeoutMs (${bmc.explorationTimeoutMs}${given("explorationTimeoutMs")}) must be at least siteExplorer.bmc.requestTimeoutMs (${bmc.requestTimeoutMs}${given("requestTimeoutMs")}): one exploration makes many requests`,
+    ];
   }
+  return [];
+}
+
+/** Fills in the defaults and checks the values; throws InvalidArgumentError naming every bad key. */
+export function resolveSiteExplorerConfig(config: SiteExplorerConfig = {}): ResolvedSiteExplorerConfig {
+  const problems = siteExplorerConfigProblems(config);
+  if (problems.length > 0)
+    throw new InvalidArgumentError(`invalid site explorer config: ${problems.join("; ")}`);
+  const bmc = { ...D.bmc, ...definedOnly(config.bmc ?? {}) };
   return {
     enabled: config.enabled ?? D.enabled,
     intervalMs: config.intervalMs ?? D.intervalMs,

@@ -1,7 +1,7 @@
 import type { BmcCredentials, CredentialStore } from "../inventory/contracts.js";
 
 /** Where a login to try comes from (shown in messages; never the secret itself). */
-export type CredentialSource = "rotation-intent" | "bmc" | "bmc-factory" | "factory-default";
+export type CredentialSource = "rotation-intent" | "bmc" | "bmc-factory" | "factory-default" | "request";
 
 export interface CredentialCandidate {
   source: CredentialSource;

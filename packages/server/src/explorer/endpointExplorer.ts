@@ -51,7 +51,18 @@ export interface EndpointToExplore {
   authFailures: AuthFailures;
   /** False for `explore now`: nothing on the BMC or in the credential store changes. */
   mayRotate: boolean;
+  /**
+   * Which logins to try: the store's for this MAC (the default), only the caller's own (an explore-now
+   * request that brought them), or none (an address the inventory does not know: stored secrets never go
+   * to an address they were not stored for).
+   */
+  logins?: EndpointLogins;
 }
+
+export type EndpointLogins =
+  | { kind: "stored" }
+  | { kind: "given"; credentials: BmcCredentials }
+  | { kind: "none" };
 
 export interface EndpointExploration {
   report: ExplorationReport | undefined;
@@ -257,19 +268,7 @@ class ExplorationSession {
     const lockoutLeft = loginAttemptsLeft(this.endpoint.authFailures, this.now, this.deps.config.lockout);
     if (lockoutLeft === 0) throw this.lockoutError();
     const attemptsLeft = Math.min(maxAttempts, lockoutLeft);
-    this.step = "reading the credential store";
-    const candidates = await credentialCandidates(this.deps.credentials, {
-      mac: this.endpoint.mac,
-      vendorKeys,
-    }).catch((error: unknown) => {
-      throw new ExplorationError(
-        "missing_credentials",
-        `the credential store cannot be read: ${messageOf(error)}`,
-        {
-          cause: error,
-        },
-      );
-    });
+    const candidates = await this.candidates(vendorKeys);
     if (candidates.length === 0) {
       throw new ExplorationError(
         "missing_credentials",
@@ -288,6 +287,30 @@ class ExplorationSession {
     }
     this.loggedIn = true;
     return { accepted: login.accepted, candidates, systemsPath };
+  }
+
+  /** The logins this exploration may try (see `EndpointToExplore.logins`). */
+  private async candidates(vendorKeys: string[]): Promise<CredentialCandidate[]> {
+    const logins = this.endpoint.logins ?? { kind: "stored" };
+    if (logins.kind === "given") return [{ source: "request", credentials: logins.credentials }];
+    if (logins.kind === "none") {
+      throw new ExplorationError(
+        "missing_credentials",
+        "the inventory knows no BMC at this address, so no stored credentials are sent to it; give credentials in the request",
+      );
+    }
+    this.step = "reading the credential store";
+    return credentialCandidates(this.deps.credentials, { mac: this.endpoint.mac, vendorKeys }).catch(
+      (error: unknown) => {
+        throw new ExplorationError(
+          "missing_credentials",
+          `the credential store cannot be read: ${messageOf(error)}`,
+          {
+            cause: error,
+          },
+        );
+      },
+    );
   }
 
   /**

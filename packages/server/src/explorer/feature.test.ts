@@ -138,6 +138,54 @@ describe("the site explorer feature in the service", () => {
     );
   });
 
+  it("never sends stored credentials to an address the inventory does not know (REST and gRPC)", async () => {
+    // A listener standing in for an attacker: the same vendor as the site's factory default, a known BMC's MAC.
+    const attacker = await FakeRedfishBmc.start({ password: "whatever", vendor: "Contoso" });
+    try {
+      const rest = await post<ExploreNowResult>(`${endpointPath(attacker.address)}/explore`, {
+        mac: HOST_MAC,
+      });
+      expect(rest.status).toBe(200);
+      expect(rest.json.error).toMatchObject({ code: "missing_credentials" });
+      const explorer = api.client<SiteExplorerClient>(
+        "racksmith.v1.SiteExplorer",
+        "racksmith/v1/site_explorer.proto",
+      );
+      const grpc = await call<{ error?: { code: string } | null }>((cb) =>
+        explorer.Explore({ address: attacker.address, mac: HOST_MAC }, cb),
+      );
+      expect(grpc.error).toMatchObject({ code: "missing_credentials" });
+      // It was reached (the anonymous service-root probe), but no request carried a login.
+      expect(attacker.received.length).toBeGreaterThan(0);
+      expect(attacker.received.filter((request) => request.authenticated)).toEqual([]);
+
+      // A URL with its own scheme (plain http where the site says otherwise) is refused before any request.
+      const before = attacker.received.length;
+      const withScheme = await post(`${endpointPath(`http://${attacker.address}`)}/explore`, {
+        mac: HOST_MAC,
+      });
+      expect(withScheme).toMatchObject({
+        status: 400,
+        json: { error: { code: "invalid_argument", details: { field: "address" } } },
+      });
+      // A known address with another BMC's MAC is refused too.
+      expect(await post(`${endpointPath(host.address)}/explore`, { mac: LOCKED_MAC })).toMatchObject({
+        status: 400,
+        json: { error: { code: "invalid_argument", details: { field: "mac" } } },
+      });
+      expect(attacker.received.length).toBe(before);
+
+      // The caller's own login is what goes to an unknown address, and only there.
+      const own = await post<ExploreNowResult>(`${endpointPath(attacker.address)}/explore`, {
+        credentials: { username: "root", password: "whatever" },
+      });
+      expect(own.json.error).toBeNull();
+      expect(attacker.received.some((request) => request.authenticated)).toBe(true);
+    } finally {
+      await attacker.stop();
+    }
+  });
+
   it("answers unknown endpoints and machines with 404 and a stable code", async () => {
     expect(await get(endpointPath("10.9.9.9"))).toMatchObject({
       status: 404,

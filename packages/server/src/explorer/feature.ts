@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { InvalidArgumentError } from "@racksmith/core";
 import type { InventoryReader } from "../inventory/contracts.js";
-import { openInventory } from "../inventory/index.js";
+import { inventoryConfigProblems, openInventory } from "../inventory/index.js";
 import type { FeatureContext, ServiceFeature } from "../service/feature.js";
 import { siteExplorerGrpcServices, siteExplorerRestRoutes } from "./api/index.js";
 import { createBmcConnector } from "./bmcConnector.js";
-import { resolveSiteExplorerConfig } from "./configSchema.js";
+import { resolveSiteExplorerConfig, siteExplorerConfigProblems } from "./configSchema.js";
 import { EndpointExplorer } from "./endpointExplorer.js";
 import { ExplorationLoop } from "./explorationLoop.js";
 import { managedHostMachine } from "./managedHostMachine.js";
@@ -29,6 +29,11 @@ export interface SiteExplorerFeatureOptions {
 export function createSiteExplorerFeature(options: SiteExplorerFeatureOptions = {}): ServiceFeature {
   return {
     name: "site-explorer",
+    validateConfig: ({ config }) => [
+      ...siteExplorerConfigProblems(config.config.siteExplorer),
+      // It opens the service's inventory (and its DHCP pool) unless it is given another.
+      ...(options.inventory ? [] : inventoryConfigProblems(config.config.inventory)),
+    ],
     machines: () => (options.standaloneLifecycle ? [managedHostMachine()] : []),
     async setup(context) {
       const config = resolveSiteExplorerConfig(context.config.config.siteExplorer);

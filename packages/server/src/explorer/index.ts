@@ -7,6 +7,7 @@ export {
   resolveSiteExplorerConfig,
   SITE_EXPLORER_CONFIG_SCHEMA,
   type SiteExplorerConfig,
+  siteExplorerConfigProblems,
 } from "./configSchema.js";
 export { credentialCandidates } from "./credentialCandidates.js";
 export { EndpointNotFoundError, MachineNotFoundError } from "./errors.js";

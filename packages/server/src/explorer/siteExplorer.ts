@@ -1,11 +1,13 @@
 import type { ExplorationReport, Logger } from "@racksmith/core";
-import { normalizeMac } from "@racksmith/core";
+import { InvalidArgumentError, normalizeMac } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
+import { excerpt } from "../api/index.js";
 import type { Database } from "../db/index.js";
-import type { ExpectedMachine, InventoryReader } from "../inventory/contracts.js";
+import type { BmcCredentials, ExpectedMachine, InventoryReader } from "../inventory/contracts.js";
+import { assertBmcAddress } from "./bmcAddress.js";
 import { forEachConcurrently } from "./concurrency.js";
 import type { ResolvedSiteExplorerConfig } from "./configSchema.js";
-import type { BmcExplorer } from "./endpointExplorer.js";
+import type { BmcExplorer, EndpointLogins } from "./endpointExplorer.js";
 import { EndpointStore, type ManagedHostVerdict, type StoredReport } from "./endpointStore.js";
 import { EndpointNotFoundError, MachineNotFoundError } from "./errors.js";
 import { messageOf, toExplorationFailure } from "./explorationFailure.js";
@@ -38,6 +40,14 @@ export interface SiteExplorerDeps {
   metrics: ExplorerMetrics;
   logger: Logger;
   clock?: () => Date;
+}
+
+/** An explore-now request beyond the address. */
+export interface ExploreNowRequest {
+  /** BMC MAC of an address the inventory does not know (names it in the report; never selects credentials). */
+  mac?: string | undefined;
+  /** The caller's own login for this BMC; the only credentials sent to an address the inventory does not know. */
+  credentials?: BmcCredentials | undefined;
 }
 
 /** What one run did. */
@@ -117,18 +127,42 @@ export class SiteExplorer {
     };
   }
 
-  /** Explores one address now without storing the report (NICo's `Explore`); nothing on the BMC changes. */
-  async exploreNow(address: string, mac?: string): Promise<ExploreNowResult> {
+  /**
+   * Explores one address now without storing the report (NICo's `Explore`); nothing on the BMC changes.
+   * Stored credentials are used only for an address the inventory knows, with the MAC it knows there; any
+   * other address is explored with the caller's `credentials` or none.
+   */
+  async exploreNow(address: string, request: ExploreNowRequest = {}): Promise<ExploreNowResult> {
     const known = (await this.deps.inventory.bmcEndpoints()).find((endpoint) => endpoint.address === address);
-    const bmcMac = known?.mac ?? (mac ? normalizeMac(mac) : undefined);
+    // The inventory's own addresses are what the exploration loop explores; any other must be a plain host.
+    if (!known) assertBmcAddress(address, this.deps.config.bmc.scheme);
+    const givenMac = request.mac ? normalizeMac(request.mac) : undefined;
+    if (request.mac && !givenMac) {
+      throw new InvalidArgumentError(`mac ${JSON.stringify(excerpt(request.mac))} is not a MAC address`, {
+        details: { field: "mac" },
+      });
+    }
+    if (known && givenMac && givenMac !== known.mac) {
+      throw new InvalidArgumentError(
+        "mac does not match the BMC the inventory knows at this address; leave it out for a known address",
+        { details: { field: "mac" } },
+      );
+    }
+    const bmcMac = known?.mac ?? givenMac;
     const expected = bmcMac ? await this.deps.inventory.expectedMachine(bmcMac) : undefined;
     const stored = await this.endpoints.authFailures(address);
+    const logins: EndpointLogins = request.credentials
+      ? { kind: "given", credentials: request.credentials }
+      : known
+        ? { kind: "stored" }
+        : { kind: "none" };
     const exploration = await this.deps.explorer.explore({
       address,
       mac: bmcMac,
       pinnedDriver: expected?.driver ?? undefined,
       authFailures: stored ?? NO_AUTH_FAILURES,
       mayRotate: false,
+      logins,
     });
     // Refused logins count toward the BMC's lockout even when the report is not kept.
     if (stored) await this.endpoints.saveAuthFailures(address, exploration.authFailures);

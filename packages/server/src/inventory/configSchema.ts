@@ -1,4 +1,5 @@
 import type { SchemaObject } from "ajv";
+import { parseIpv4Pool } from "./ipv4.js";
 
 /** A vendor's factory-default BMC login, with the password in a file operators mount. */
 export interface FactoryDefaultConfig {
@@ -127,4 +128,13 @@ export function resolveInventoryConfig(config: InventoryConfig | undefined): Res
       factoryDefaults: credentials.factoryDefaults ?? {},
     },
   };
+}
+
+/**
+ * What the schema's pattern cannot say about the section (a prefix over 32, host bits set); one problem
+ * per bad key, each naming it. Empty when the inventory can open with it.
+ */
+export function inventoryConfigProblems(config: InventoryConfig | undefined): string[] {
+  const pool = parseIpv4Pool(resolveInventoryConfig(config).dhcp.underlayPool);
+  return "problem" in pool ? [`inventory.dhcp.underlayPool: ${pool.problem}`] : [];
 }

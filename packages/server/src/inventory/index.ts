@@ -5,6 +5,7 @@ export {
   DEFAULT_UNDERLAY_POOL,
   type FactoryDefaultConfig,
   type InventoryConfig,
+  inventoryConfigProblems,
   type ResolvedInventoryConfig,
   resolveInventoryConfig,
 } from "./configSchema.js";

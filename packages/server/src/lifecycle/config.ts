@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from "@racksmith/core";
 import { Ajv, type SchemaObject } from "ajv";
+// Not config/index.ts: it loads config/schema.ts, which loads this file.
+import { sectionSchemaProblems } from "../config/sectionProblems.js";
 import { MANAGED_HOST_STATE_TAGS, type ManagedHostStateTag } from "./states.js";
 
 /** The `lifecycle` config section as written; `resolveLifecycleConfig` applies the defaults. */
@@ -146,16 +148,15 @@ const validate = new Ajv({ allErrors: true, strict: false }).compile<LifecycleCo
   LIFECYCLE_CONFIG_SCHEMA,
 );
 
+/** Every problem of the `lifecycle` section, each naming its key; empty when it resolves. */
+export function lifecycleConfigProblems(config: LifecycleConfig = {}): string[] {
+  return validate(config) ? [] : sectionSchemaProblems("lifecycle", validate.errors);
+}
+
 /** Applies the defaults; throws InvalidArgumentError naming every bad key. */
 export function resolveLifecycleConfig(config: LifecycleConfig = {}): ResolvedLifecycleConfig {
-  if (!validate(config)) {
-    const problems = (validate.errors ?? []).map((e) =>
-      e.keyword === "additionalProperties"
-        ? `lifecycle${e.instancePath.replace(/\//g, ".")}.${String(e.params.additionalProperty)} is not a known key`
-        : `lifecycle${e.instancePath.replace(/\//g, ".")} ${e.message}`,
-    );
-    throw new InvalidArgumentError(`invalid lifecycle config: ${problems.join("; ")}`);
-  }
+  const problems = lifecycleConfigProblems(config);
+  if (problems.length > 0) throw new InvalidArgumentError(`invalid lifecycle config: ${problems.join("; ")}`);
   const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
   return {
     ...D,

@@ -1,14 +1,26 @@
 import type { ValidationRunner } from "@racksmith/core";
 import { InvalidArgumentError, redfishStandardDriver } from "@racksmith/core";
-import { createBmcConnector, readBmcCaFile, resolveSiteExplorerConfig } from "../explorer/index.js";
-import { BmcMonitor, resolveMonitorConfig } from "../health/monitor/index.js";
-import { HealthService, HOST_HEALTH, healthGrpcServices, healthRestRoutes } from "../health/service/index.js";
-import { openInventory } from "../inventory/index.js";
-import type { FeatureContext, ServiceFeature } from "../service/feature.js";
+import {
+  createBmcConnector,
+  readBmcCaFile,
+  resolveSiteExplorerConfig,
+  siteExplorerConfigProblems,
+} from "../explorer/index.js";
+import { BmcMonitor, monitorConfigProblems, resolveMonitorConfig } from "../health/monitor/index.js";
+import {
+  HealthService,
+  HOST_HEALTH,
+  healthConfigProblems,
+  healthGrpcServices,
+  healthRestRoutes,
+} from "../health/service/index.js";
+import { inventoryConfigProblems, openInventory } from "../inventory/index.js";
+import type { PluginHost } from "../plugins/index.js";
+import type { ConfigCheckContext, FeatureContext, ServiceFeature } from "../service/feature.js";
 import { agentGrpcServices } from "./agents/index.js";
 import { lifecycleGrpcServices, lifecycleRestRoutes } from "./api/index.js";
 import { createBmcAccess } from "./bmc/bmcSession.js";
-import { type ResolvedLifecycleConfig, resolveLifecycleConfig } from "./config.js";
+import { lifecycleConfigProblems, type ResolvedLifecycleConfig, resolveLifecycleConfig } from "./config.js";
 import { INSTANCE_FABRICS } from "./fabrics/index.js";
 import { InstanceService, instancesGrpcServices, instancesRestRoutes } from "./instances/index.js";
 import { managedHostLifecycle } from "./machine/managedHostMachine.js";
@@ -31,6 +43,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
   };
   return {
     name: "lifecycle",
+    validateConfig: lifecycleConfigCheck,
     machines: (loaded) => {
       const config = resolveLifecycleConfig(loaded.config.lifecycle);
       // The engine calls these only once the service started, after `setup` bound them.
@@ -123,17 +136,39 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
 /** The lifecycle as `racksmith serve` runs it. */
 export const lifecycleFeature: ServiceFeature = createLifecycleFeature();
 
+/**
+ * The sections the lifecycle reads (its own, the monitor's and health's, the explorer's BMC settings its BMC
+ * access dials with, the inventory it opens for credentials) and the validation runners it names.
+ */
+function lifecycleConfigCheck({ config, host }: ConfigCheckContext): string[] {
+  const { lifecycle, siteExplorer, monitor, health, inventory } = config.config;
+  const own = lifecycleConfigProblems(lifecycle);
+  return [
+    ...own,
+    // Runner names are only read from a section that is otherwise valid.
+    ...(own.length ? [] : unregisteredRunnerProblems(lifecycle?.validationRunners ?? [], host)),
+    ...siteExplorerConfigProblems(siteExplorer),
+    ...monitorConfigProblems(monitor),
+    ...healthConfigProblems(health),
+    ...inventoryConfigProblems(inventory),
+  ];
+}
+
+/** One problem per name in `lifecycle.validationRunners` that no loaded plugin registers. */
+function unregisteredRunnerProblems(names: readonly string[], host: PluginHost): string[] {
+  const known = host.validationRunners().map((r) => r.definition.name);
+  return names
+    .filter((name) => !known.includes(name))
+    .map(
+      (name) =>
+        `lifecycle.validationRunners: no loaded plugin registers a runner named "${name}" (registered: ${known.length ? known.join(", ") : "none"}); add its plugin to plugins`,
+    );
+}
+
 /** The runners `lifecycle.validationRunners` names, each registered by a loaded plugin. */
 function configuredRunners(context: FeatureContext, config: ResolvedLifecycleConfig): ValidationRunner[] {
+  const problems = unregisteredRunnerProblems(config.validationRunners, context.host);
+  if (problems.length) throw new InvalidArgumentError(problems.join("; "));
   const registered = context.host.validationRunners().map((r) => r.definition);
-  return config.validationRunners.map((name) => {
-    const runner = registered.find((r) => r.name === name);
-    if (!runner) {
-      const known = registered.map((r) => r.name);
-      throw new InvalidArgumentError(
-        `lifecycle.validationRunners: no loaded plugin registers a runner named "${name}" (registered: ${known.length ? known.join(", ") : "none"}); add its plugin to plugins`,
-      );
-    }
-    return runner;
-  });
+  return config.validationRunners.flatMap((name) => registered.filter((r) => r.name === name));
 }

@@ -2,7 +2,7 @@ import type { Logger } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import type { Registry } from "prom-client";
 import type { ApiContext, ObjectStateDto, ReadinessCheck, VersionInfo } from "../api/index.js";
-import { type Database, migrationStatus } from "../db/index.js";
+import { type Database, DatabaseUnavailableError, migrationStatus } from "../db/index.js";
 
 /** Binds the transports to the running engine and database. */
 export function engineApiContext(deps: {
@@ -30,11 +30,13 @@ export function engineApiContext(deps: {
       try {
         await database.ping();
       } catch (error) {
-        return [{ name: "database", ok: false, detail: (error as Error).message }];
+        // The reason without the location: a data directory's path is not the API's to show.
+        const reason = error instanceof DatabaseUnavailableError ? error.reason : "unreachable";
+        return [{ name: "database", ok: false, detail: `${database.label}: ${reason}` }];
       }
       const status = await migrationStatus(database);
       return [
-        { name: "database", ok: true, detail: database.description },
+        { name: "database", ok: true, detail: database.label },
         {
           name: "migrations",
           ok: status.pending.length === 0,

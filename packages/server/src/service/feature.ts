@@ -23,6 +23,12 @@ export interface FeatureContext {
   extensions: Extensions;
 }
 
+/** What a feature's config check sees: the config and the loaded plugins. No database is open yet. */
+export interface ConfigCheckContext {
+  config: LoadedConfig;
+  host: PluginHost;
+}
+
 /** What a started feature contributes to the running service. */
 export interface FeatureRuntime {
   rest?: RestRoutes;
@@ -42,6 +48,13 @@ export interface FeatureRuntime {
  */
 export interface ServiceFeature {
   name: string;
+  /**
+   * Checks this feature's config before the database is opened or migrated: what the file's schema cannot
+   * say (a CIDR's prefix, two keys that must agree) and names the loaded plugins must register. Returns one
+   * problem per bad key, each naming it (`inventory.dhcp.underlayPool: …`); `startService` reports every
+   * feature's at once and opens nothing.
+   */
+  validateConfig?(context: ConfigCheckContext): readonly string[];
   /** State machines the engine runs for this feature. */
   machines?(config: LoadedConfig): readonly StateMachine[];
   setup(context: FeatureContext): Promise<FeatureRuntime>;

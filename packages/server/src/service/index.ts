@@ -1,5 +1,5 @@
 export { createExtensionPoint, type ExtensionPoint, Extensions } from "./extensions.js";
-export type { FeatureContext, FeatureRuntime, ServiceFeature } from "./feature.js";
+export type { ConfigCheckContext, FeatureContext, FeatureRuntime, ServiceFeature } from "./feature.js";
 export { DEFAULT_FEATURES } from "./features.js";
 export { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
 export { createServiceLogger } from "./logger.js";

@@ -15,6 +15,7 @@ import type { FeatureRuntime, ServiceFeature } from "./feature.js";
 import { DEFAULT_FEATURES } from "./features.js";
 import { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
 import { createServiceLogger } from "./logger.js";
+import { validateFeatureConfigs } from "./validateFeatureConfigs.js";
 
 export interface ServiceOverrides {
   databaseUrl?: string;
@@ -50,8 +51,9 @@ export interface RunningService {
 }
 
 /**
- * Starts the core: config and plugins first (cheap, fail fast), then the database and its migrations, the
- * engine, and the REST and gRPC servers. Logs one line when it listens. Anything that fails to start is
+ * Starts the core: config and plugins first (cheap, fail fast: every feature checks its config against the
+ * loaded plugins before anything touches the database), then the database and its migrations, the engine,
+ * and the REST and gRPC servers. Logs one line when it listens. Anything that fails to start is
  * stopped again, so a failed start leaves nothing running.
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
@@ -61,6 +63,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const http = parseListenAddress(overrides.http ?? config.server.http, "--http");
   const grpc = parseListenAddress(overrides.grpc ?? config.server.grpc, "--grpc");
   const { host } = await createPluginHost(loaded);
+  const features = options.features ?? DEFAULT_FEATURES;
+  validateFeatureConfigs(features, { config: loaded, host });
 
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async (): Promise<void> => {
@@ -84,7 +88,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
-    const features = options.features ?? DEFAULT_FEATURES;
     const machines = [
       ...(options.machines ?? []),
       ...features.flatMap((feature) => feature.machines?.(loaded) ?? []),
@@ -128,7 +131,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         coreVersion: CORE_VERSION,
         pluginApiVersion: PLUGIN_API_VERSION,
         plugins: host.plugins().map((plugin) => ({ name: plugin.plugin, version: plugin.version })),
-        database: database.description,
+        database: database.label,
       }),
     });
 

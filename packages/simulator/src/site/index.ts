@@ -3,6 +3,7 @@
  * optionally UFM and NMX-M simulators) in one process, the site folder it runs from, the fleet's registration
  * with the service, and progress figures over the hosts' lifecycle states.
  */
+export { SimulatedSiteMismatchError } from "./errors.js";
 export type { SimulatedFabricManager } from "./fabricManager.js";
 export {
   fleetNvLinkDomains,
@@ -11,7 +12,7 @@ export {
   startSimulatedNmxm,
 } from "./nmxm.js";
 export { countByState, progressLine, stuckHosts, transitionCount } from "./progress.js";
-export { type Registration, registerFleet } from "./register.js";
+export { type RegisterFleetOptions, type Registration, registerFleet } from "./register.js";
 export {
   listHostStates,
   type SimulatedSite,
@@ -24,4 +25,5 @@ export {
   type SimulatedSiteSections,
   writeSimulatedSite,
 } from "./siteFiles.js";
+export { SITE_MANIFEST_FILE } from "./siteManifest.js";
 export { type SimulatedUfm, type SimulatedUfmOptions, startSimulatedUfm } from "./ufm.js";

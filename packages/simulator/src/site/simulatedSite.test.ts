@@ -38,7 +38,13 @@ const mode = async (name: string) => (await stat(join(dir, name))).mode & 0o777;
 
 describe("startSimulatedSite", () => {
   it("runs the service and registers the fleet with it: an expected machine per host, a discovery per BMC", async () => {
-    expect(site.registration).toEqual({ server: site.url, expectedMachines: HOSTS, discoveries: 2 * HOSTS });
+    expect(site.registration).toEqual({
+      server: site.url,
+      expectedMachines: HOSTS,
+      alreadyExpected: 0,
+      discoveries: 2 * HOSTS,
+    });
+    expect(site.resumed).toBe(false);
     expect(site.fleet.bmcs.every((bmc) => bmc.address !== undefined)).toBe(true);
     expect((await fetch(`${site.url}/healthz`)).status).toBe(200);
     const answer = await fetch(`${site.url}/api/v1/expected-machines`);

@@ -13,9 +13,11 @@ import {
 } from "@racksmith/server";
 import { type AgentTiming, type SimulatedAgents, startSimulatedAgents } from "../agents/index.js";
 import { type Fleet, generateScenario, startFleet } from "../fleet/index.js";
+import { SimulatedSiteMismatchError } from "./errors.js";
 import { type SimulatedNmxmOptions, startSimulatedNmxm } from "./nmxm.js";
 import { type Registration, registerFleet } from "./register.js";
 import { fastTimings, type SimulatedSiteSections, writeSimulatedSite } from "./siteFiles.js";
+import { checkSiteManifest, type SiteIdentity, writeSiteManifest } from "./siteManifest.js";
 import { type SimulatedUfmOptions, startSimulatedUfm } from "./ufm.js";
 
 export interface SimulatedSiteOptions {
@@ -24,7 +26,10 @@ export interface SimulatedSiteOptions {
   seed?: number;
   /** The operator's config: which plugins (drivers) and driver settings the site runs with. */
   base: LoadedConfig;
-  /** The site folder (config, secrets, embedded database). */
+  /**
+   * The site folder (config, secrets, embedded database). A folder whose database holds this site (same
+   * hosts and seed) is resumed; one holding another site is refused (`SimulatedSiteMismatchError`).
+   */
   dir: string;
   /** PostgreSQL instead of the embedded database: a fresh schema is made, and dropped by `stop`. */
   databaseUrl?: string;
@@ -48,6 +53,8 @@ export interface SimulatedSite {
   readonly fleet: Fleet;
   readonly agents: SimulatedAgents;
   readonly registration: Registration;
+  /** The folder's database already held this site: it was resumed, not registered afresh. */
+  readonly resumed: boolean;
   readonly url: string;
   readonly grpcAddress: string;
   readonly configFile: string;
@@ -60,8 +67,16 @@ export interface SimulatedSite {
   stop(): Promise<void>;
 }
 
-/** Starts a fleet of `hosts` hosts (one BlueField DPU each), the service over it, and the agents. */
+/**
+ * Starts a fleet of `hosts` hosts (one BlueField DPU each), the service over it, and the agents. Run again on
+ * the same folder with the same hosts and seed, it resumes the site its embedded database holds.
+ */
 export async function startSimulatedSite(options: SimulatedSiteOptions): Promise<SimulatedSite> {
+  // The fleet plan's default seed, so a run without one resumes a site made without one.
+  const identity: SiteIdentity = { hosts: options.hosts, seed: options.seed ?? 1 };
+  // A PostgreSQL site gets a fresh schema each run: only the embedded database lives on in the folder.
+  const embedded = options.databaseUrl === undefined;
+  if (embedded) await checkSiteManifest(options.dir, identity);
   const cleanups: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const step of cleanups.reverse()) await step().catch(() => undefined);
@@ -69,7 +84,7 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
   };
   try {
     const fleet = await startFleet({
-      scenario: generateScenario({ hosts: options.hosts, ...(options.seed ? { seed: options.seed } : {}) }),
+      scenario: generateScenario({ hosts: identity.hosts, seed: identity.seed }),
       service: { taskDurationMs: 50 },
     });
     cleanups.push(() => fleet.stop());
@@ -123,12 +138,23 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
     });
     // Agents stop first (cleanups run last to first), so none reports into a closing server.
     cleanups.push(() => agents.stop());
-    const registration = await registerFleet(fleet, url);
+    // The site's service is the fleet's alone: another fleet's machines mean another site.
+    const registration = await registerFleet(fleet, url, { exclusive: true }).catch((error: unknown) => {
+      throw embedded && error instanceof SimulatedSiteMismatchError
+        ? new SimulatedSiteMismatchError(
+            `the database in ${options.dir}`,
+            error.differences,
+            `start afresh in another folder (or remove ${options.dir})`,
+          )
+        : error;
+    });
+    if (embedded) await writeSiteManifest(options.dir, identity);
     return {
       service,
       fleet,
       agents,
       registration,
+      resumed: registration.alreadyExpected > 0,
       url,
       grpcAddress,
       configFile,

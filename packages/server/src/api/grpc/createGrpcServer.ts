@@ -1,22 +1,26 @@
 import {
-  type GrpcObject,
-  Metadata,
   Server,
   type ServerUnaryCall,
   type ServiceDefinition,
   type sendUnaryData,
-  status,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import type { PackageDefinition } from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
 import { InvalidArgumentError } from "@racksmith/core";
 import { ObjectNotFoundError, UnknownObjectTypeError } from "@racksmith/core/engine";
 import { HealthImplementation } from "grpc-health-check";
 import type { ApiContext } from "../context.js";
-import { toGrpcError } from "../errors.js";
+import { answerError } from "./answerError.js";
+import { boundedStatusDetails } from "./boundedStatusDetails.js";
 import { toObjectStateMessage, toVersionMessage } from "./convert.js";
 import type { RacksmithHandlers } from "./generated/racksmith/v1/Racksmith.js";
+import { type GuardedService, guardService } from "./guardService.js";
 import { loadRacksmithProto } from "./loadProto.js";
+import { MessageShapes } from "./messageShapes.js";
+import { RACKSMITH_LIMITS } from "./racksmithLimits.js";
+import { raiseReceiveWindows } from "./receiveWindows.js";
+import type { LimitsTable } from "./requestLimits.js";
 
 export const RACKSMITH_SERVICE = "racksmith.v1.Racksmith";
 
@@ -25,13 +29,16 @@ export interface GrpcApi {
   health: HealthImplementation;
 }
 
-/** A feature's gRPC service: its proto file (under `proto/`), full service name and handlers. */
+/** A feature's gRPC service: its proto file (under `proto/`), full service name, handlers and request limits. */
 export interface GrpcServiceModule {
   protoFile: string;
   serviceName: string;
   handlers: UntypedServiceImplementation;
-  /** The largest request message it accepts, when more than grpc-js's default 4 MiB. */
-  maxReceiveMessageBytes?: number;
+  /**
+   * Every method's request limits (`ServiceLimits<…Handlers>`, next to the service), checked before its
+   * handler runs. Absent: every method takes the defaults — for test stubs; a feature's service states them.
+   */
+  limits?: LimitsTable;
 }
 
 /** Wraps a promise-returning handler: failures become gRPC statuses through the one error mapping. */
@@ -39,14 +46,7 @@ export function unary<Req, Res>(context: Pick<ApiContext, "logger">, run: (reque
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
     run(call.request).then(
       (response) => callback(null, response),
-      (error: unknown) => {
-        const mapped = toGrpcError(error);
-        if (mapped.code === status.INTERNAL)
-          context.logger.error({ err: (error as Error)?.message }, "gRPC call failed");
-        const metadata = new Metadata();
-        metadata.set("racksmith-error-code", mapped.errorCode);
-        callback({ code: mapped.code, details: mapped.details, metadata });
-      },
+      (error: unknown) => answerError(context.logger, callback, error),
     );
   };
 }
@@ -61,9 +61,6 @@ function requireObject(context: ApiContext, objectType: string, objectId: string
 /** The gRPC API: the Racksmith service, server reflection and the standard grpc.health.v1 service. */
 export function createGrpcServer(context: ApiContext, modules: readonly GrpcServiceModule[] = []): GrpcApi {
   const proto = loadRacksmithProto(modules.map((module) => module.protoFile));
-  // grpc-js limits received messages per server, not per method: the largest a module asks for applies.
-  const maxReceive = Math.max(0, ...modules.map((module) => module.maxReceiveMessageBytes ?? 0));
-  const server = new Server(maxReceive > 0 ? { "grpc.max_receive_message_length": maxReceive } : {});
   const handlers: RacksmithHandlers = {
     Version: unary(context, async () => toVersionMessage(context.version())),
     GetObjectState: unary(context, async (request) => {
@@ -100,9 +97,28 @@ export function createGrpcServer(context: ApiContext, modules: readonly GrpcServ
       return {};
     }),
   };
-  server.addService(proto.grpc.racksmith.v1.Racksmith.service, handlers);
-  for (const module of modules)
-    server.addService(serviceDefinition(proto.grpc, module.serviceName), module.handlers);
+  const shapes = new MessageShapes(proto.definition);
+  const guard = (serviceName: string, serviceHandlers: UntypedServiceImplementation, limits?: LimitsTable) =>
+    guardService({
+      serviceName,
+      definition: serviceDefinition(proto.definition, serviceName),
+      handlers: serviceHandlers,
+      limits,
+      shapes,
+      logger: context.logger,
+    });
+  const services: GuardedService[] = [
+    guard(RACKSMITH_SERVICE, handlers, RACKSMITH_LIMITS),
+    ...modules.map((module) => guard(module.serviceName, module.handlers, module.limits)),
+  ];
+  const server = new Server({
+    // grpc-js limits received messages per server: the largest a method accepts; each is held to its own.
+    "grpc.max_receive_message_length": Math.max(...services.map((service) => service.maxRequestBytes)),
+    interceptors: [boundedStatusDetails],
+  });
+  // Node's 64 KiB HTTP/2 windows make a big request crawl at one window per round trip, starving its connection.
+  raiseReceiveWindows(server);
+  for (const service of services) server.addService(service.definition, service.handlers);
   new ReflectionService(proto.definition).addToServer(server);
   const health = new HealthImplementation(
     Object.fromEntries(
@@ -129,11 +145,10 @@ export function shutdownGrpcServer(server: Server, graceMs: number): Promise<voi
 }
 
 /** `racksmith.v1.Inventory` → the loaded service's definition. */
-function serviceDefinition(root: object, serviceName: string): ServiceDefinition {
-  const found = serviceName
-    .split(".")
-    .reduce<unknown>((node, part) => (node as GrpcObject | undefined)?.[part], root);
-  const service = (found as { service?: ServiceDefinition } | undefined)?.service;
-  if (!service) throw new Error(`gRPC service ${serviceName} is not defined by the loaded protos`);
+function serviceDefinition(definition: PackageDefinition, serviceName: string): ServiceDefinition {
+  const service = definition[serviceName];
+  if (!service || "format" in service) {
+    throw new Error(`gRPC service ${serviceName} is not defined by the loaded protos`);
+  }
   return service;
 }

@@ -1,10 +1,16 @@
 import { RacksmithError } from "@racksmith/core";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { ApiContext } from "../context.js";
-import { type ApiErrorBody, toHttpError } from "../errors.js";
+import { toHttpError } from "../errors.js";
+import { excerpt } from "../input/index.js";
+import { applyDefaultLimits } from "./defaultLimits.js";
+import { restErrorHandler } from "./errorHandler.js";
+import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAMETER_LENGTH } from "./frameworkErrors.js";
 import { collectRoutes } from "./openapi.js";
 import { registerApiRoutes, registerOperationalRoutes } from "./routes.js";
 import { SHARED_SCHEMAS } from "./schemas.js";
+import { rejectUnstorableText } from "./storableText.js";
+import { requestValidatorCompiler } from "./validatorCompiler.js";
 
 const readinessSchema = {
   $id: "Readiness",
@@ -29,32 +35,6 @@ export interface RestServerOptions {
   closeGraceMs?: number;
 }
 
-/**
- * fastify's own request errors (`FST_ERR_CTP_*`: a body over the route's `bodyLimit`, malformed JSON, an
- * unsupported content type) keep their 4xx status, in the service's error format, instead of `internal`.
- */
-function requestError(
-  error: FastifyError,
-  request: FastifyRequest,
-): { statusCode: number; body: ApiErrorBody } | undefined {
-  const statusCode = error.statusCode ?? 500;
-  if (!error.code?.startsWith("FST_") || statusCode < 400 || statusCode >= 500) return undefined;
-  const limitBytes = request.routeOptions.bodyLimit;
-  const racksmith =
-    statusCode === 413
-      ? // RESOURCE_EXHAUSTED, as gRPC answers a message over its limit; the HTTP status stays the precise 413.
-        new RacksmithError(
-          "request_too_large",
-          "RESOURCE_EXHAUSTED",
-          `request body is larger than ${limitBytes} bytes, the limit of ${request.method} ${request.routeOptions.url ?? request.url}`,
-          { details: { limitBytes } },
-        )
-      : new RacksmithError("invalid_request", "INVALID_ARGUMENT", error.message, {
-          details: { location: "body" },
-        });
-  return { statusCode, body: toHttpError(racksmith).body };
-}
-
 /** The REST API (fastify): JSON schemas on every route, errors mapped once, an OpenAPI document. */
 export async function createRestServer(
   context: ApiContext,
@@ -64,39 +44,26 @@ export async function createRestServer(
   const { closeGraceMs = 10_000 } = options;
   const app = Fastify({
     logger: false,
-    ajv: { customOptions: { coerceTypes: "array", removeAdditional: false } },
+    frameworkErrors,
+    clientErrorHandler,
+    // Above every path parameter's schema limit, so the schema answers first and names the field.
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
   });
+  app.setValidatorCompiler(requestValidatorCompiler(() => app.getSchemas()));
   for (const schema of [...SHARED_SCHEMAS, readinessSchema]) app.addSchema(schema);
+  // Limits first: the OpenAPI document collects each route's schema as this hook leaves it.
+  applyDefaultLimits(app);
   const routes = collectRoutes(app);
+  rejectUnstorableText(app);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation) {
-      const where = error.validationContext ?? "request";
-      const first = error.validation[0];
-      const field = first?.instancePath
-        ? first.instancePath.slice(1).replace(/\//g, ".")
-        : String(first?.params?.missingProperty ?? "");
-      const invalid = new RacksmithError(
-        "invalid_request",
-        "INVALID_ARGUMENT",
-        `${where}${field ? `.${field}` : ""}: ${first?.message ?? error.message}`,
-        { details: { location: where, ...(field ? { field } : {}) } },
-      );
-      const { statusCode, body } = toHttpError(invalid);
-      return reply.code(statusCode).send(body);
-    }
-    const { statusCode, body } = requestError(error, request) ?? toHttpError(error);
-    if (statusCode >= 500) {
-      context.logger.error(
-        { err: error.message, method: request.method, url: request.url },
-        "request failed",
-      );
-    }
-    return reply.code(statusCode).send(body);
-  });
+  app.setErrorHandler(restErrorHandler(context));
   app.setNotFoundHandler((request, reply) => {
     const { statusCode, body } = toHttpError(
-      new RacksmithError("route_not_found", "NOT_FOUND", `no route ${request.method} ${request.url}`),
+      new RacksmithError(
+        "route_not_found",
+        "NOT_FOUND",
+        `no route ${request.method} ${excerpt(request.url, 200)}`,
+      ),
     );
     return reply.code(statusCode).send(body);
   });
@@ -104,7 +71,7 @@ export async function createRestServer(
     context.logger.debug(
       {
         method: request.method,
-        url: request.url,
+        url: excerpt(request.url, 200),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
       },

@@ -44,12 +44,14 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Record<stri
         },
       };
     }
+    const requestBody = requestBodyOf(schema.body);
     paths[path] ??= {};
     paths[path][route.method] = {
       summary: schema.summary,
       ...(schema.description ? { description: schema.description } : {}),
       tags: schema.tags,
       ...(parameters.length ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
       responses,
     };
   }
@@ -69,6 +71,22 @@ function parametersOf(schema: unknown, location: "path" | "query"): unknown[] {
     required: location === "path" || (object?.required ?? []).includes(name),
     schema: property,
   }));
+}
+
+/** A route's JSON body as an OpenAPI `requestBody`: required unless its schema also allows `null` (no body). */
+function requestBodyOf(body: unknown): Record<string, unknown> | undefined {
+  if (!body || typeof body !== "object") return undefined;
+  const { type, nullable, description } = body as {
+    type?: unknown;
+    nullable?: unknown;
+    description?: unknown;
+  };
+  const optional = nullable === true || (Array.isArray(type) && type.includes("null"));
+  return {
+    ...(typeof description === "string" ? { description } : {}),
+    required: !optional,
+    content: { "application/json": { schema: refs(body) } },
+  };
 }
 
 /** Rewrites fastify's `X#` references as OpenAPI component references and drops `$id`. */

@@ -1,6 +1,7 @@
 import { ObjectNotFoundError, UnknownObjectTypeError } from "@racksmith/core/engine";
 import type { FastifyInstance } from "fastify";
 import type { ApiContext } from "../context.js";
+import { MAX_ID_LENGTH } from "../input/index.js";
 import { openApiDocument } from "./openapi.js";
 import { objectParams } from "./schemas.js";
 
@@ -113,9 +114,9 @@ export function registerApiRoutes(app: FastifyInstance, context: ApiContext): vo
           type: "object",
           additionalProperties: false,
           properties: {
-            state: { type: "string", minLength: 1 },
+            state: { type: "string", minLength: 1, maxLength: MAX_ID_LENGTH },
             limit: { type: "integer", minimum: 1, maximum: 1000, default: 100 },
-            after: { type: "string", minLength: 1 },
+            after: objectParams.properties.objectId,
           },
         },
         response: {

@@ -1,3 +1,5 @@
+import { MAX_ID_LENGTH } from "../input/index.js";
+
 /** JSON schemas of the REST API; fastify validates requests and serialises responses with them. */
 const taggedState = {
   type: "object",
@@ -104,11 +106,14 @@ export const objectParams = {
   },
 } as const;
 
-/** The `:id` path parameter of a feature's resource (machine, instance, partition): a non-empty string. */
+/** An id a request names (machine, instance, partition): a non-empty string of at most `MAX_ID_LENGTH`. */
+export const idString = { type: "string", minLength: 1, maxLength: MAX_ID_LENGTH } as const;
+
+/** The `:id` path parameter of a feature's resource (machine, instance, partition). */
 export const idParams = {
   type: "object",
   required: ["id"],
-  properties: { id: { type: "string", minLength: 1 } },
+  properties: { id: idString },
 } as const;
 
 export const SHARED_SCHEMAS = [errorSchema, objectStateSchema, versionSchema] as const;

@@ -17,6 +17,7 @@ import type {
   MachineView,
   ManagedHostView,
 } from "../views.js";
+import { MACHINES_LIMITS, SITE_EXPLORER_LIMITS } from "./grpcLimits.js";
 
 export const SITE_EXPLORER_SERVICE = "racksmith.v1.SiteExplorer";
 export const MACHINES_SERVICE = "racksmith.v1.Machines";
@@ -37,10 +38,12 @@ export function siteExplorerGrpcServices(
       toEndpointMessage(await explorer.getEndpoint(required(request.address, "address"))),
     ),
     Explore: unary(context, async (request) => {
-      const result = await explorer.exploreNow(
-        required(request.address, "address"),
-        request.mac || undefined,
-      );
+      const result = await explorer.exploreNow(required(request.address, "address"), {
+        mac: request.mac || undefined,
+        credentials: request.credentials?.username
+          ? { username: request.credentials.username, password: request.credentials.password }
+          : undefined,
+      });
       return {
         address: result.address,
         reportJson: result.report ? JSON.stringify(result.report) : "",
@@ -66,8 +69,13 @@ export function siteExplorerGrpcServices(
     ),
   };
   return [
-    { protoFile: PROTO_FILE, serviceName: SITE_EXPLORER_SERVICE, handlers: siteExplorer },
-    { protoFile: PROTO_FILE, serviceName: MACHINES_SERVICE, handlers: machines },
+    {
+      protoFile: PROTO_FILE,
+      serviceName: SITE_EXPLORER_SERVICE,
+      handlers: siteExplorer,
+      limits: SITE_EXPLORER_LIMITS,
+    },
+    { protoFile: PROTO_FILE, serviceName: MACHINES_SERVICE, handlers: machines, limits: MACHINES_LIMITS },
   ];
 }
 

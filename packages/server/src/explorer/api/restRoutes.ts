@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { idParams, type RestRoutes } from "../../api/index.js";
-import type { SiteExplorer } from "../siteExplorer.js";
+import type { ExploreNowRequest, SiteExplorer } from "../siteExplorer.js";
 import {
   addressParams,
   endpointDetailSchema,
@@ -48,24 +48,41 @@ export function siteExplorerRestRoutes(explorer: SiteExplorer, requestRun: () =>
       async (request) => explorer.getEndpoint(request.params.address),
     );
 
-    app.post<{ Params: { address: string }; Body: { mac?: string } | undefined }>(
+    app.post<{ Params: { address: string }; Body: ExploreNowRequest | null | undefined }>(
       "/api/v1/site-explorer/endpoints/:address/explore",
       {
         schema: {
           summary: "Explore one address now; the report is returned, not stored, and the BMC is not changed",
+          description:
+            "Stored credentials are used only for an address the inventory knows (with the MAC it knows there). Any other address is explored with the `credentials` given here, or anonymously.",
           tags,
           params: addressParams,
           body: {
             type: ["object", "null"],
             additionalProperties: false,
             properties: {
-              mac: { type: "string", description: "BMC MAC of an address the inventory does not know" },
+              mac: {
+                type: "string",
+                maxLength: 64,
+                description:
+                  "BMC MAC of an address the inventory does not know (never selects stored credentials)",
+              },
+              credentials: {
+                type: "object",
+                additionalProperties: false,
+                required: ["username", "password"],
+                description: "Your own login for this BMC; sent only to this address",
+                properties: {
+                  username: { type: "string", minLength: 1, maxLength: 256 },
+                  password: { type: "string", minLength: 1, maxLength: 256 },
+                },
+              },
             },
           },
           response: { 200: exploreNowSchema, ...errors },
         },
       },
-      async (request) => explorer.exploreNow(request.params.address, request.body?.mac),
+      async (request) => explorer.exploreNow(request.params.address, request.body ?? {}),
     );
 
     app.post<{ Params: { address: string } }>(

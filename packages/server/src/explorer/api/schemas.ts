@@ -1,3 +1,5 @@
+import { MAX_ADDRESS_LENGTH } from "../../api/index.js";
+
 /** JSON schemas of the explorer's REST API (responses are serialised with them: every field is listed). */
 const nullableString = { type: ["string", "null"] } as const;
 
@@ -164,5 +166,12 @@ export const machineDetailSchema = {
 export const addressParams = {
   type: "object",
   required: ["address"],
-  properties: { address: { type: "string", minLength: 1, description: "BMC address (URL-encoded)" } },
+  properties: {
+    address: {
+      type: "string",
+      minLength: 1,
+      maxLength: MAX_ADDRESS_LENGTH,
+      description: "BMC address (URL-encoded)",
+    },
+  },
 } as const;

@@ -1,1 +1,2 @@
+export { fabricSectionProblems } from "./sectionProblems.js";
 export { type FabricSectionName, selectFabricDefinition } from "./selectDefinition.js";

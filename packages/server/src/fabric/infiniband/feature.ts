@@ -3,15 +3,25 @@ import type { InfiniBandFabric } from "@racksmith/core/infiniband";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/index.js";
 import { hostHealthRecorder } from "../../health/service/index.js";
 import { INSTANCE_FABRICS } from "../../lifecycle/index.js";
-import type { FeatureContext, ServiceFeature } from "../../service/feature.js";
-import { selectFabricDefinition } from "../common/index.js";
+import type { ConfigCheckContext, FeatureContext, ServiceFeature } from "../../service/feature.js";
+import { type FabricSectionName, fabricSectionProblems, selectFabricDefinition } from "../common/index.js";
 import { infinibandGrpcServices } from "./tenant/api/grpcService.js";
 import { browsePath, type InfiniBandApi, infinibandRestRoutes, isBrowsable } from "./tenant/api/index.js";
 import { InfiniBandNotConfiguredError } from "./tenant/errors.js";
 import { infinibandInstanceFabric } from "./tenant/instanceFabric.js";
 import { IbFabricMonitor, IbMonitorMetrics, readFabricHealth } from "./tenant/monitor/index.js";
 import { IbPartitionService, ibPartitionMachine } from "./tenant/partitions/index.js";
-import { splitInfiniBandSection } from "./tenant/settings.js";
+import {
+  INFINIBAND_CORE_KEYS,
+  infiniBandSectionProblems,
+  splitInfiniBandSection,
+} from "./tenant/settings.js";
+
+const SECTION: FabricSectionName = {
+  key: "infiniband",
+  label: "InfiniBand",
+  examplePlugin: "@racksmith/fabric-ufm",
+};
 
 /**
  * InfiniBand tenant isolation (issue 8). Without `fabrics.infiniband` it only answers its APIs with
@@ -26,6 +36,7 @@ export function createInfinibandFeature(): ServiceFeature {
   };
   return {
     name: "infiniband",
+    validateConfig: infinibandConfigCheck,
     machines: (loaded) => (loaded.config.fabrics?.infiniband ? [ibPartitionMachine(current)] : []),
     async setup(context) {
       const section = context.config.config.fabrics?.infiniband;
@@ -93,6 +104,21 @@ export function createInfinibandFeature(): ServiceFeature {
 
 export const infinibandFeature: ServiceFeature = createInfinibandFeature();
 
+/** The section's core keys, and the plugin's keys against the fabric it names (no fabric is created). */
+function infinibandConfigCheck({ config, host }: ConfigCheckContext): string[] {
+  const section = config.config.fabrics?.infiniband;
+  if (!section) return [];
+  return [
+    ...infiniBandSectionProblems(section),
+    ...fabricSectionProblems(
+      SECTION,
+      section,
+      INFINIBAND_CORE_KEYS,
+      host.infinibandFabrics().map((entry) => entry.definition),
+    ),
+  ];
+}
+
 function notConfiguredApi(): InfiniBandApi {
   const refuse = (): Promise<never> => Promise.reject(new InfiniBandNotConfiguredError());
   return {
@@ -112,7 +138,7 @@ async function createFabric(
   config: Record<string, unknown>,
 ): Promise<InfiniBandFabric> {
   const definition = selectFabricDefinition(
-    { key: "infiniband", label: "InfiniBand", examplePlugin: "@racksmith/fabric-ufm" },
+    SECTION,
     context.host.infinibandFabrics().map((entry) => entry.definition),
     name,
   );

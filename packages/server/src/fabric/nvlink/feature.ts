@@ -2,12 +2,19 @@ import { InvalidArgumentError } from "@racksmith/core";
 import type { NvLinkFabric } from "@racksmith/core/nvlink";
 import { hostHealthRecorder } from "../../health/service/index.js";
 import { INSTANCE_FABRICS } from "../../lifecycle/index.js";
-import type { FeatureContext, ServiceFeature } from "../../service/feature.js";
-import { selectFabricDefinition } from "../common/index.js";
+import type { ConfigCheckContext, FeatureContext, ServiceFeature } from "../../service/feature.js";
+import { type FabricSectionName, fabricSectionProblems, selectFabricDefinition } from "../common/index.js";
 import { nvlinkApi, nvlinkGrpcServices, nvlinkRestRoutes } from "./tenant/api/index.js";
 import { NvLinkMonitor } from "./tenant/monitor/index.js";
 import { nvlinkInstanceFabric } from "./tenant/nvlinkInstanceFabric.js";
 import { LogicalPartitionService } from "./tenant/partitions/index.js";
+
+const SECTION: FabricSectionName = {
+  key: "nvlink",
+  label: "NVLink",
+  examplePlugin: "@racksmith/fabric-nmxm",
+};
+const FABRIC_KEY_PROBLEM = "fabrics.nvlink.fabric: must name a registered NVLink fabric";
 
 /** Options tests use to speed the monitor up. */
 export interface NvLinkFeatureOptions {
@@ -24,6 +31,7 @@ export interface NvLinkFeatureOptions {
 export function createNvLinkFeature(options: NvLinkFeatureOptions = {}): ServiceFeature {
   return {
     name: "nvlink",
+    validateConfig: nvlinkConfigCheck,
     machines: () => [],
     async setup(context) {
       const section = context.config.config.fabrics?.nvlink;
@@ -33,7 +41,7 @@ export function createNvLinkFeature(options: NvLinkFeatureOptions = {}): Service
       }
       const { fabric: name, ...pluginConfig } = section as Record<string, unknown>;
       if (name !== undefined && typeof name !== "string") {
-        throw new InvalidArgumentError("fabrics.nvlink.fabric: must name a registered NVLink fabric");
+        throw new InvalidArgumentError(FABRIC_KEY_PROBLEM);
       }
       const fabric = await createFabric(context, name, pluginConfig);
       const { database, logger } = context;
@@ -76,6 +84,22 @@ export function createNvLinkFeature(options: NvLinkFeatureOptions = {}): Service
 
 export const nvlinkFeature: ServiceFeature = createNvLinkFeature();
 
+/** The section's `fabric` key, and the plugin's keys against the fabric it names (no fabric is created). */
+function nvlinkConfigCheck({ config, host }: ConfigCheckContext): string[] {
+  const section = config.config.fabrics?.nvlink;
+  if (!section) return [];
+  const { fabric } = section;
+  return [
+    ...(fabric !== undefined && (typeof fabric !== "string" || fabric === "") ? [FABRIC_KEY_PROBLEM] : []),
+    ...fabricSectionProblems(
+      SECTION,
+      section,
+      ["fabric"],
+      host.nvlinkFabrics().map((entry) => entry.definition),
+    ),
+  ];
+}
+
 /** The definition `fabric` names (default: the only one loaded), created with the plugin's config. */
 async function createFabric(
   context: FeatureContext,
@@ -83,7 +107,7 @@ async function createFabric(
   config: Record<string, unknown>,
 ): Promise<NvLinkFabric> {
   const definition = selectFabricDefinition(
-    { key: "nvlink", label: "NVLink", examplePlugin: "@racksmith/fabric-nmxm" },
+    SECTION,
     context.host.nvlinkFabrics().map((entry) => entry.definition),
     name,
   );

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { InvalidArgumentError } from "@racksmith/core";
 import { Ajv, type SchemaObject } from "ajv";
+// Not config/index.ts: it loads config/schema.ts, which loads this file.
+import { sectionSchemaProblems } from "../../config/sectionProblems.js";
 
 /** The `monitor` config section as written; `resolveMonitorConfig` applies the defaults. */
 export interface MonitorConfig {
@@ -86,19 +88,18 @@ export const MONITOR_CONFIG_SCHEMA: SchemaObject = {
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile<MonitorConfig>(MONITOR_CONFIG_SCHEMA);
 
+/** Every problem of the `monitor` section, each naming its key; empty when it resolves. */
+export function monitorConfigProblems(config: MonitorConfig = {}): string[] {
+  return validate(config) ? [] : sectionSchemaProblems("monitor", validate.errors);
+}
+
 /** Applies the defaults; `eventLogDir` is resolved against `baseDir` (the config file's folder). */
 export function resolveMonitorConfig(
   config: MonitorConfig = {},
   baseDir = process.cwd(),
 ): ResolvedMonitorConfig {
-  if (!validate(config)) {
-    const problems = (validate.errors ?? []).map((e) =>
-      e.keyword === "additionalProperties"
-        ? `monitor${e.instancePath.replace(/\//g, ".")}.${String(e.params.additionalProperty)} is not a known key`
-        : `monitor${e.instancePath.replace(/\//g, ".")} ${e.message}`,
-    );
-    throw new InvalidArgumentError(`invalid monitor config: ${problems.join("; ")}`);
-  }
+  const problems = monitorConfigProblems(config);
+  if (problems.length > 0) throw new InvalidArgumentError(`invalid monitor config: ${problems.join("; ")}`);
   const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
   const dir = config.eventLogDir;
   return {

@@ -4,6 +4,7 @@ export {
   DEFAULT_MONITOR_CONFIG,
   MONITOR_CONFIG_SCHEMA,
   type MonitorConfig,
+  monitorConfigProblems,
   type ResolvedMonitorConfig,
   resolveMonitorConfig,
 } from "./config.js";

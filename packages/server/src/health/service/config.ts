@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from "@racksmith/core";
 import { Ajv, type SchemaObject } from "ajv";
+// Not config/index.ts: it loads config/schema.ts, which loads this file.
+import { sectionSchemaProblems } from "../../config/sectionProblems.js";
 import type { SensorAlertMode } from "../aggregate.js";
 import { HEALTH_HISTORY_LIMIT } from "../history.js";
 
@@ -54,16 +56,15 @@ export const HEALTH_CONFIG_SCHEMA: SchemaObject = {
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile<HealthConfig>(HEALTH_CONFIG_SCHEMA);
 
+/** Every problem of the `health` section, each naming its key; empty when it resolves. */
+export function healthConfigProblems(config: HealthConfig = {}): string[] {
+  return validate(config) ? [] : sectionSchemaProblems("health", validate.errors);
+}
+
 /** Applies the defaults; throws InvalidArgumentError naming every bad key. */
 export function resolveHealthConfig(config: HealthConfig = {}): ResolvedHealthConfig {
-  if (!validate(config)) {
-    const problems = (validate.errors ?? []).map((e) =>
-      e.keyword === "additionalProperties"
-        ? `health${e.instancePath.replace(/\//g, ".")}.${String(e.params.additionalProperty)} is not a known key`
-        : `health${e.instancePath.replace(/\//g, ".")} ${e.message}`,
-    );
-    throw new InvalidArgumentError(`invalid health config: ${problems.join("; ")}`);
-  }
+  const problems = healthConfigProblems(config);
+  if (problems.length > 0) throw new InvalidArgumentError(`invalid health config: ${problems.join("; ")}`);
   const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
   return { ...D, ...defined };
 }

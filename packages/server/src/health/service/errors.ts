@@ -1,4 +1,5 @@
 import { RacksmithError } from "@racksmith/core";
+import { excerpt, quoted } from "../../api/index.js";
 
 /** `removeOverride` of a source the machine has no override from. */
 export class HealthOverrideNotFoundError extends RacksmithError {
@@ -9,7 +10,7 @@ export class HealthOverrideNotFoundError extends RacksmithError {
     super(
       "health_override_not_found",
       "NOT_FOUND",
-      `machine ${machineId} has no health override from source ${JSON.stringify(source)}`,
+      `machine ${excerpt(machineId)} has no health override from source ${quoted(source)}`,
       { details: { machineId, source } },
     );
   }

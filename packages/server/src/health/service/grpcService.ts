@@ -6,6 +6,7 @@ import type { MachineHealth } from "../../api/grpc/generated/racksmith/v1/Machin
 import { type GrpcServiceModule, unary } from "../../api/index.js";
 import type { HealthOverrideMode } from "../overrides.js";
 import { healthReportFromProto, healthReportToProto } from "../proto.js";
+import { HEALTH_LIMITS } from "./grpcLimits.js";
 import type { HealthOverrideInput, HealthService, MachineHealthView } from "./healthService.js";
 
 export const HEALTH_SERVICE = "racksmith.v1.Health";
@@ -76,7 +77,7 @@ export function healthGrpcServices(service: HealthService, logger: Logger): Grpc
       ),
     ),
   };
-  return [{ protoFile: PROTO_FILE, serviceName: HEALTH_SERVICE, handlers }];
+  return [{ protoFile: PROTO_FILE, serviceName: HEALTH_SERVICE, handlers, limits: HEALTH_LIMITS }];
 }
 
 export function toMachineHealthMessage(view: MachineHealthView): MachineHealth {

@@ -7,6 +7,7 @@ export {
   DEFAULT_HEALTH_CONFIG,
   HEALTH_CONFIG_SCHEMA,
   type HealthConfig,
+  healthConfigProblems,
   type ResolvedHealthConfig,
   resolveHealthConfig,
 } from "./config.js";

@@ -1,4 +1,5 @@
 import { HEALTH_REPORT_JSON_SCHEMA } from "@racksmith/core/health";
+import { idString, MAX_ID_LENGTH, MAX_MESSAGE_LENGTH } from "../../api/index.js";
 import { OVERRIDE_TEMPLATE_NAMES } from "../overrideTemplates.js";
 
 /** JSON schemas of the health REST API (responses are serialised with them: every field is listed). */
@@ -13,18 +14,20 @@ export const healthReportSchema = {
 
 const overrideMode = { type: "string", enum: ["merge", "replace"] } as const;
 
+const machineId = { ...idString, description: "Host or DPU machine id" } as const;
+
 export const machineIdParams = {
   type: "object",
   required: ["id"],
-  properties: { id: { type: "string", minLength: 1, description: "Host or DPU machine id" } },
+  properties: { id: machineId },
 } as const;
 
 export const overrideParams = {
   type: "object",
   required: ["id", "source"],
   properties: {
-    id: { type: "string", minLength: 1, description: "Host or DPU machine id" },
-    source: { type: "string", minLength: 1, description: "The override's source" },
+    id: machineId,
+    source: { ...idString, description: "The override's source" },
   },
 } as const;
 
@@ -75,17 +78,64 @@ export const historySchema = {
   },
 } as const;
 
+/** How many alerts or successes one report may list. */
+const MAX_REPORT_ENTRIES = 1000;
+/** How many classifications one alert may carry. */
+const MAX_CLASSIFICATIONS = 64;
+/** An ISO 8601 date-time, with room for fractions of a second. */
+const MAX_TIMESTAMP_LENGTH = 64;
+const idText = { maxLength: MAX_ID_LENGTH } as const;
+const timestampText = { maxLength: MAX_TIMESTAMP_LENGTH } as const;
+const messageText = { maxLength: MAX_MESSAGE_LENGTH } as const;
+
+/**
+ * Bounds on a HealthReport's strings and lists, with no types: `parseHealthReport` checks the report's
+ * shape (every problem named), these keep each of its strings and lists small.
+ */
+const reportLimits = {
+  properties: {
+    source: idText,
+    triggeredBy: idText,
+    observedAt: timestampText,
+    successes: {
+      maxItems: MAX_REPORT_ENTRIES,
+      items: { properties: { id: idText, target: idText } },
+    },
+    alerts: {
+      maxItems: MAX_REPORT_ENTRIES,
+      items: {
+        properties: {
+          id: idText,
+          target: idText,
+          inAlertSince: timestampText,
+          message: messageText,
+          tenantMessage: messageText,
+          classifications: { maxItems: MAX_CLASSIFICATIONS, items: idText },
+        },
+      },
+    },
+  },
+} as const;
+
 /** The report is checked by `parseHealthReport`, so a bad one gets a message naming the field. */
 export const addOverrideBody = {
   type: "object",
   additionalProperties: false,
   required: ["source"],
   properties: {
-    source: { type: "string", minLength: 1, description: "The override's key: one override per source" },
+    source: { ...idString, description: "The override's key: one override per source" },
     mode: { ...overrideMode, description: "merge (default) or replace (hosts only)" },
-    report: { type: "object", description: "A HealthReport; exactly one of report and template" },
+    report: {
+      ...reportLimits,
+      type: "object",
+      description: "A HealthReport; exactly one of report and template",
+    },
     template: { type: "string", enum: [...OVERRIDE_TEMPLATE_NAMES], description: "A ready-made override" },
-    message: { type: "string", description: "The template alert's message (a ticket, a reason)" },
-    triggeredBy: { type: "string", minLength: 1, description: "Who applies it" },
+    message: {
+      type: "string",
+      maxLength: MAX_MESSAGE_LENGTH,
+      description: "The template alert's message (a ticket, a reason)",
+    },
+    triggeredBy: { ...idString, description: "Who applies it" },
   },
 } as const;

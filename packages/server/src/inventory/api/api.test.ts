@@ -442,8 +442,12 @@ describe("inventory REST and gRPC APIs (startService, in-memory database)", () =
         expect(unready.json.checks).toContainEqual({
           name: "credentials",
           ok: false,
-          detail: `${keyFile} is accessible by group or others (mode 0644); run: chmod 600 ${keyFile}`,
+          detail:
+            "credential store unusable: the key file is accessible by group or others (mode 0644); run: chmod 600 the key file",
         });
+        // Neither readiness nor the version shows where the service keeps its files.
+        expect(JSON.stringify(unready.json)).not.toContain(dir);
+        expect(JSON.stringify((await rest("GET", "/api/v1/version")).json)).not.toContain(dir);
       } finally {
         chmodSync(keyFile, 0o600);
       }

@@ -16,7 +16,7 @@ import type {
   ExpectedMachinesMode,
   Inventory,
 } from "../contracts.js";
-import { EXPECTED_MACHINES_BATCH_LIMIT_BYTES } from "./limits.js";
+import { INVENTORY_LIMITS } from "./grpcLimits.js";
 import { requireExpectedMachine } from "./requireExpectedMachine.js";
 
 export const INVENTORY_SERVICE = "racksmith.v1.Inventory";
@@ -130,7 +130,6 @@ export function inventoryGrpcService(inventory: Inventory, logger: Logger): Grpc
     protoFile: "racksmith/v1/inventory.proto",
     serviceName: INVENTORY_SERVICE,
     handlers: handlers as UntypedServiceImplementation,
-    // ReplaceAllExpectedMachines carries a whole site, like the REST batch route.
-    maxReceiveMessageBytes: EXPECTED_MACHINES_BATCH_LIMIT_BYTES,
+    limits: INVENTORY_LIMITS,
   };
 }

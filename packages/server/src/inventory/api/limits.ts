@@ -3,3 +3,6 @@
  * machines; 64 MiB holds ~500,000. The batch route's body limit and the inventory's gRPC message limit.
  */
 export const EXPECTED_MACHINES_BATCH_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** The most rows one batch may hold: a whole site (~500,000 machines of ~134 bytes fill the 64 MiB body). */
+export const EXPECTED_MACHINES_BATCH_MAX_ITEMS = 500_000;

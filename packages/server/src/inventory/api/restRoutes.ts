@@ -1,14 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import type { RestRoutes } from "../../api/index.js";
 import type { DhcpDiscovery, ExpectedMachineInput, ExpectedMachinesMode, Inventory } from "../contracts.js";
-import { EXPECTED_MACHINES_BATCH_LIMIT_BYTES } from "./limits.js";
+import { EXPECTED_MACHINES_BATCH_LIMIT_BYTES, EXPECTED_MACHINES_BATCH_MAX_ITEMS } from "./limits.js";
 import { requireExpectedMachine } from "./requireExpectedMachine.js";
 import {
   bmcEndpointSchema,
   bmcMacParams,
+  dhcpDiscoveryBody,
   dhcpLeaseSchema,
   expectedMachineSchema,
   machineBody,
+  machineRow,
   rowResultSchema,
 } from "./schemas.js";
 
@@ -103,7 +105,7 @@ export function inventoryRestRoutes(inventory: Inventory): RestRoutes {
             required: ["machines", "mode"],
             additionalProperties: false,
             properties: {
-              machines: { type: "array", items: { description: "ExpectedMachineInput, checked per row" } },
+              machines: { type: "array", maxItems: EXPECTED_MACHINES_BATCH_MAX_ITEMS, items: machineRow },
               mode: { type: "string", enum: ["add", "replace-all"] },
               acceptPartial: { type: "boolean", default: false },
             },
@@ -134,16 +136,7 @@ export function inventoryRestRoutes(inventory: Inventory): RestRoutes {
         schema: {
           summary: "Record a DHCP discovery; returns the address to hand out",
           tags,
-          body: {
-            type: "object",
-            required: ["mac"],
-            additionalProperties: false,
-            properties: {
-              mac: { type: "string" },
-              vendorClass: { type: "string" },
-              relay: { type: "string" },
-            },
-          },
+          body: dhcpDiscoveryBody,
           response: { 200: dhcpLeaseSchema, 400: { $ref: "Error#" }, 429: { $ref: "Error#" } },
         },
       },

@@ -124,7 +124,7 @@ describe("FileCredentialStore", () => {
     const first = readFileSync(file, "utf8");
     await store.set({ kind: "site-bmc-root" }, { username: "root", password: SECRET });
     expect(readFileSync(file, "utf8")).not.toBe(first);
-    expect(await store.status()).toEqual({ ok: true, detail: `1 secret(s) in ${store.directory}` });
+    expect(await store.status()).toEqual({ ok: true, detail: "1 secret(s) stored" });
   });
 
   it("refuses a tampered, truncated or moved secret with a typed error that names it and no value", async () => {
@@ -191,7 +191,12 @@ describe("FileCredentialStore", () => {
       expect(keyError.message).toBe(
         `${store.keyFile} is accessible by group or others (mode 0644); run: chmod 600 ${store.keyFile}`,
       );
-      expect(await fresh().status()).toEqual({ ok: false, detail: keyError.message });
+      // /readyz names the file by its role, not its path.
+      expect(await fresh().status()).toEqual({
+        ok: false,
+        detail:
+          "credential store unusable: the key file is accessible by group or others (mode 0644); run: chmod 600 the key file",
+      });
       chmodSync(store.keyFile, 0o600);
 
       chmodSync(store.directory, 0o755);

@@ -105,13 +105,17 @@ export class FileCredentialStore implements CredentialStore {
       if (!key && count > 0) {
         return {
           ok: false,
-          detail: `${this.keyFile} is missing but ${this.directory} holds ${count} secret(s)`,
+          detail: `the key file (credentials.keyFile) is missing but the secrets directory holds ${count} secret(s)`,
         };
       }
-      if (!key) return { ok: true, detail: `no secrets yet; ${this.keyFile} is created with the first` };
-      return { ok: true, detail: `${count} secret(s) in ${this.directory}` };
+      if (!key) return { ok: true, detail: "no secrets yet; the key file is created with the first" };
+      return { ok: true, detail: `${count} secret(s) stored` };
     } catch (error) {
-      return { ok: false, detail: (error as Error).message };
+      // The reason with the paths named by role: file paths are not the API's to show.
+      const reason = (error as Error).message
+        .replaceAll(this.keyFile, "the key file")
+        .replaceAll(this.directory, "the secrets directory");
+      return { ok: false, detail: `credential store unusable: ${reason}` };
     }
   }
 

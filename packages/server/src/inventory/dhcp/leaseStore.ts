@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { InvalidArgumentError } from "@racksmith/core";
 import { type Selectable, sql, type Transaction } from "kysely";
+import { quoted } from "../../api/index.js";
 import type { Database, RacksmithDatabase } from "../../db/index.js";
 import type { BmcEndpoint, DhcpDiscovery, DhcpLease } from "../contracts.js";
 import { DhcpPoolExhaustedError } from "../errors.js";
@@ -47,7 +48,7 @@ export class DhcpLeaseStore {
     const vendorClass = optionalText(discovery.vendorClass, "vendorClass");
     const relay = optionalText(discovery.relay, "relay");
     if (relay !== null && !isIP(relay))
-      throw new InvalidArgumentError(`relay: ${JSON.stringify(relay)} is not an IP address`);
+      throw new InvalidArgumentError(`relay: ${quoted(relay)} is not an IP address`);
     return this.database.db.transaction().execute(async (trx) => {
       // One allocation at a time across replicas: the free-address search and the insert must not interleave.
       await sql`SELECT pg_advisory_xact_lock(hashtext(${`racksmith_dhcp:${this.database.schema ?? ""}`}))`.execute(

@@ -1,4 +1,5 @@
 import { normalizeMac } from "@racksmith/core";
+import { excerpt } from "../../api/index.js";
 import {
   type DpuMode,
   EXPECTED_MACHINE_FIELDS,
@@ -127,7 +128,7 @@ export function validateExpectedMachine(raw: unknown): ExpectedMachineValidation
     else
       for (const [key, value] of Object.entries(row.labels as Record<string, unknown>)) {
         if (!LABEL_KEY.test(key) || key.length > 63)
-          problem(`labels.${key}`, "key must be letters, digits, . _ / - (at most 63)");
+          problem(`labels.${excerpt(key, 64)}`, "key must be letters, digits, . _ / - (at most 63)");
         else if (typeof value !== "string" || CONTROL_CHARACTERS.test(value) || value.length > MAX_TEXT)
           problem(`labels.${key}`, `value must be a printable string of at most ${MAX_TEXT} characters`);
         else labels[key] = value;

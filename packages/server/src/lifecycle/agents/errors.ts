@@ -1,4 +1,5 @@
 import { RacksmithError } from "@racksmith/core";
+import { excerpt, quoted } from "../../api/index.js";
 
 /** DiscoverMachine could not tell which managed host or DPU the reporting hardware is. */
 export class MachineNotIdentifiedError extends RacksmithError {
@@ -9,7 +10,7 @@ export class MachineNotIdentifiedError extends RacksmithError {
     super(
       "machine_not_identified",
       "NOT_FOUND",
-      `no managed host or DPU has serial ${JSON.stringify(serial)}, and none of the ${macs.length} NIC MAC(s) reported is a DPU's host-facing MAC`,
+      `no managed host or DPU has serial ${quoted(serial)}, and none of the ${macs.length} NIC MAC(s) reported is a DPU's host-facing MAC`,
       { details: { serial, macs: [...macs] } },
     );
   }
@@ -21,6 +22,6 @@ export class DpuNotFoundError extends RacksmithError {
     readonly dpuId: string,
     reason = "no DPU has this id",
   ) {
-    super("dpu_not_found", "NOT_FOUND", `unknown DPU ${dpuId}: ${reason}`, { details: { dpuId } });
+    super("dpu_not_found", "NOT_FOUND", `unknown DPU ${excerpt(dpuId)}: ${reason}`, { details: { dpuId } });
   }
 }

@@ -17,6 +17,7 @@ import {
 } from "./convert.js";
 import { enqueueHost } from "./enqueueHost.js";
 import { DpuNotFoundError } from "./errors.js";
+import { DPU_AGENT_LIMITS, HOST_AGENT_LIMITS } from "./grpcLimits.js";
 import { loadNetworkConfig } from "./loadNetworkConfig.js";
 import { identifyMachine, requireMachine } from "./machineLookup.js";
 import { requiredString, uint } from "./protoValues.js";
@@ -128,7 +129,12 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
   };
 
   return [
-    { protoFile: PROTO_FILE, serviceName: DPU_AGENT_SERVICE, handlers: dpuAgent },
-    { protoFile: PROTO_FILE, serviceName: HOST_AGENT_SERVICE, handlers: hostAgent },
+    { protoFile: PROTO_FILE, serviceName: DPU_AGENT_SERVICE, handlers: dpuAgent, limits: DPU_AGENT_LIMITS },
+    {
+      protoFile: PROTO_FILE,
+      serviceName: HOST_AGENT_SERVICE,
+      handlers: hostAgent,
+      limits: HOST_AGENT_LIMITS,
+    },
   ];
 }

@@ -1,9 +1,12 @@
 import { RacksmithError } from "@racksmith/core";
 import type { HealthProbeAlert } from "@racksmith/core/health";
+import { excerpt } from "../../api/index.js";
 
 export class InstanceNotFoundError extends RacksmithError {
   constructor(readonly instanceId: string) {
-    super("instance_not_found", "NOT_FOUND", `no instance ${instanceId}`, { details: { instanceId } });
+    super("instance_not_found", "NOT_FOUND", `no instance ${excerpt(instanceId)}`, {
+      details: { instanceId },
+    });
   }
 }
 
@@ -64,7 +67,7 @@ export class NoHostAvailableError extends RacksmithError {
     super(
       "no_host_available",
       "FAILED_PRECONDITION",
-      `no Ready, unallocated host without allocation-blocking alerts has instance type ${instanceType}`,
+      `no Ready, unallocated host without allocation-blocking alerts has instance type ${excerpt(instanceType)}`,
       { details: { instanceType } },
     );
   }

@@ -6,6 +6,7 @@ import type { InstanceConfig__Output } from "../../api/grpc/generated/racksmith/
 import type { InstancesHandlers } from "../../api/grpc/generated/racksmith/v1/Instances.js";
 import { type GrpcServiceModule, unary } from "../../api/index.js";
 import { requiredString, uint } from "../agents/protoValues.js";
+import { INSTANCES_LIMITS } from "./grpcLimits.js";
 import type { InstanceService } from "./instanceService.js";
 import type { InstanceView } from "./instanceView.js";
 
@@ -59,7 +60,7 @@ export function instancesGrpcServices(service: InstanceService, logger: Logger):
       ).map(toInstanceMessage),
     })),
   };
-  return [{ protoFile: PROTO_FILE, serviceName: INSTANCES_SERVICE, handlers }];
+  return [{ protoFile: PROTO_FILE, serviceName: INSTANCES_SERVICE, handlers, limits: INSTANCES_LIMITS }];
 }
 
 /** proto3 has no "absent" for repeated fields: an unset network is no interfaces, as in REST. */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "@racksmith/core";
+import { quoted } from "../../api/index.js";
 import type { ReleaseIssue } from "../tables.js";
 
 /** What a tenant may report about the host it releases. */
@@ -13,7 +14,7 @@ export function parseReleaseIssue(value: unknown, field = "issue"): ReleaseIssue
   const { category, summary } = value as Record<string, unknown>;
   if (typeof category !== "string" || !(RELEASE_ISSUE_CATEGORIES as readonly string[]).includes(category)) {
     throw new InvalidArgumentError(
-      `${field}.category: ${JSON.stringify(category)} is not one of ${RELEASE_ISSUE_CATEGORIES.join(", ")}`,
+      `${field}.category: ${quoted(category)} is not one of ${RELEASE_ISSUE_CATEGORIES.join(", ")}`,
       { details: { field: `${field}.category` } },
     );
   }

@@ -1,4 +1,15 @@
+import { idString, MAX_ID_LENGTH, MAX_MESSAGE_LENGTH } from "../../api/index.js";
+
 /** JSON schemas of the instances REST API (responses are serialised with them: every field is listed). */
+
+/** A host's DPU functions (pf0, pf0vf1, …) or its HCA ports: one entry each, VFs included. */
+const MAX_INTERFACES = 256;
+/** A host's GPUs. */
+const MAX_GPUS = 64;
+/** A DPU function name such as `pf0vf127`. */
+const MAX_FUNCTION_LENGTH = 32;
+const idText = { type: "string", maxLength: MAX_ID_LENGTH } as const;
+
 const nullableString = { type: ["string", "null"] } as const;
 const dateTime = { type: "string", format: "date-time" } as const;
 const nullableDateTime = { type: ["string", "null"], format: "date-time" } as const;
@@ -8,8 +19,12 @@ const interfaceSchema = {
   required: ["function", "network"],
   additionalProperties: false,
   properties: {
-    function: { type: "string", description: "DPU function on the host: pf0, pf0vf1, …" },
-    network: { type: "string", description: "Tenant network the interface joins" },
+    function: {
+      type: "string",
+      maxLength: MAX_FUNCTION_LENGTH,
+      description: "DPU function on the host: pf0, pf0vf1, …",
+    },
+    network: { ...idText, description: "Tenant network the interface joins" },
   },
 } as const;
 
@@ -19,7 +34,7 @@ const infinibandInterfaceSchema = {
   additionalProperties: false,
   properties: {
     device: {
-      type: "string",
+      ...idText,
       description: 'HCA model as the host agent lists it, e.g. "MT2910 Family [ConnectX-7]"',
     },
     deviceInstance: { type: "integer", description: "Which of the host's devices of that model (0-based)" },
@@ -27,7 +42,7 @@ const infinibandInterfaceSchema = {
       type: ["integer", "null"],
       description: "A virtual function; null for the physical one",
     },
-    partitionId: { type: "string", description: "The IB partition the port joins" },
+    partitionId: { ...idText, description: "The IB partition the port joins" },
   },
 } as const;
 
@@ -37,7 +52,7 @@ const nvlinkGpuSchema = {
   additionalProperties: false,
   properties: {
     deviceInstance: { type: "integer", description: "Which of the host's GPUs (0-based)" },
-    logicalPartitionId: { type: "string" },
+    logicalPartitionId: idText,
   },
 } as const;
 
@@ -49,19 +64,21 @@ export const instanceConfigSchema = {
     network: {
       type: "object",
       additionalProperties: false,
-      properties: { interfaces: { type: "array", items: interfaceSchema } },
+      properties: { interfaces: { type: "array", maxItems: MAX_INTERFACES, items: interfaceSchema } },
     },
     infiniband: {
       type: "object",
       description: "Only while fabrics.infiniband is configured",
       additionalProperties: false,
-      properties: { interfaces: { type: "array", items: infinibandInterfaceSchema } },
+      properties: {
+        interfaces: { type: "array", maxItems: MAX_INTERFACES, items: infinibandInterfaceSchema },
+      },
     },
     nvlink: {
       type: "object",
       description: "Only while fabrics.nvlink is configured",
       additionalProperties: false,
-      properties: { gpus: { type: "array", items: nvlinkGpuSchema } },
+      properties: { gpus: { type: "array", maxItems: MAX_GPUS, items: nvlinkGpuSchema } },
     },
   },
 } as const;
@@ -150,11 +167,11 @@ export const allocateBody = {
   required: ["tenantOrg"],
   additionalProperties: false,
   properties: {
-    tenantOrg: { type: "string", minLength: 1 },
-    machineId: { type: "string", description: "This host (one of machineId and instanceType)" },
-    instanceType: { type: "string", description: "Any free Ready host of this SKU" },
+    tenantOrg: idString,
+    machineId: { ...idText, description: "This host (one of machineId and instanceType)" },
+    instanceType: { ...idText, description: "Any free Ready host of this SKU" },
     config: instanceConfigSchema,
-    name: { type: "string", description: "Default: the instance id" },
+    name: { ...idText, description: "Default: the instance id" },
   },
 } as const;
 
@@ -166,6 +183,10 @@ export const releaseBody = {
       ...releaseIssueSchema,
       required: ["category"],
       additionalProperties: false,
+      properties: {
+        category: { ...releaseIssueSchema.properties.category, maxLength: 64 },
+        summary: { type: "string", maxLength: MAX_MESSAGE_LENGTH },
+      },
     },
   },
 } as const;
@@ -188,8 +209,8 @@ export const findQuery = {
   type: "object",
   additionalProperties: false,
   properties: {
-    tenantOrg: { type: "string" },
-    machineId: { type: "string" },
+    tenantOrg: idText,
+    machineId: idText,
     includeTerminated: { type: "boolean", default: false },
   },
 } as const;

@@ -1,5 +1,6 @@
 import { RacksmithError } from "@racksmith/core";
 import { formatPkey, type Pkey } from "@racksmith/core/infiniband";
+import { excerpt } from "../../../api/index.js";
 
 /** Every InfiniBand tenant API call while `fabrics.infiniband` is absent. */
 export class InfiniBandNotConfiguredError extends RacksmithError {
@@ -14,7 +15,7 @@ export class InfiniBandNotConfiguredError extends RacksmithError {
 
 export class IbPartitionNotFoundError extends RacksmithError {
   constructor(readonly partitionId: string) {
-    super("ib_partition_not_found", "NOT_FOUND", `no InfiniBand partition ${partitionId}`, {
+    super("ib_partition_not_found", "NOT_FOUND", `no InfiniBand partition ${excerpt(partitionId)}`, {
       details: { partitionId },
     });
   }
@@ -58,7 +59,7 @@ export class TooManyIbPartitionsError extends RacksmithError {
     super(
       "ib_partition_limit",
       "INVALID_ARGUMENT",
-      `tenantOrg: tenant ${tenantOrg} already has ${max} InfiniBand partitions (fabrics.infiniband.maxPartitionsPerTenant)`,
+      `tenantOrg: tenant ${excerpt(tenantOrg)} already has ${max} InfiniBand partitions (fabrics.infiniband.maxPartitionsPerTenant)`,
       { details: { field: "tenantOrg", tenantOrg, max } },
     );
   }

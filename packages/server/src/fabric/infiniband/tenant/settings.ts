@@ -14,24 +14,40 @@ export interface InfiniBandTenantSettings {
 
 const WHERE = "fabrics.infiniband";
 
-/** Splits the section into the core's keys (checked, errors name the key) and the plugin's config. */
-export function splitInfiniBandSection(section: Readonly<Record<string, unknown>>): InfiniBandTenantSettings {
-  const { fabric, maxPartitionsPerTenant = 31, allowInsecureFabric = false, ...pluginConfig } = section;
+/** The keys of the section the core reads itself (the plugin never sees them). */
+export const INFINIBAND_CORE_KEYS: readonly string[] = [
+  "fabric",
+  "maxPartitionsPerTenant",
+  "allowInsecureFabric",
+];
+
+/** One problem per bad core key of the section, each naming the key. */
+export function infiniBandSectionProblems(section: Readonly<Record<string, unknown>>): string[] {
+  const { fabric, maxPartitionsPerTenant = 31, allowInsecureFabric = false } = section;
+  const problems: string[] = [];
   if (fabric !== undefined && (typeof fabric !== "string" || fabric === ""))
-    throw new InvalidArgumentError(`${WHERE}.fabric: must name a registered InfiniBand fabric (e.g. "ufm")`);
+    problems.push(`${WHERE}.fabric: must name a registered InfiniBand fabric (e.g. "ufm")`);
   if (
     typeof maxPartitionsPerTenant !== "number" ||
     !Number.isInteger(maxPartitionsPerTenant) ||
     maxPartitionsPerTenant < 1 ||
     maxPartitionsPerTenant > 31
   )
-    throw new InvalidArgumentError(`${WHERE}.maxPartitionsPerTenant: must be an integer 1..31`);
+    problems.push(`${WHERE}.maxPartitionsPerTenant: must be an integer 1..31`);
   if (typeof allowInsecureFabric !== "boolean")
-    throw new InvalidArgumentError(`${WHERE}.allowInsecureFabric: must be true or false`);
+    problems.push(`${WHERE}.allowInsecureFabric: must be true or false`);
+  return problems;
+}
+
+/** Splits the section into the core's keys (checked, errors name every bad key) and the plugin's config. */
+export function splitInfiniBandSection(section: Readonly<Record<string, unknown>>): InfiniBandTenantSettings {
+  const problems = infiniBandSectionProblems(section);
+  if (problems.length > 0) throw new InvalidArgumentError(problems.join("; "));
+  const { fabric, maxPartitionsPerTenant = 31, allowInsecureFabric = false, ...pluginConfig } = section;
   return {
     fabric: fabric as string | undefined,
-    maxPartitionsPerTenant,
-    allowInsecureFabric,
+    maxPartitionsPerTenant: maxPartitionsPerTenant as number,
+    allowInsecureFabric: allowInsecureFabric as boolean,
     pluginConfig,
   };
 }

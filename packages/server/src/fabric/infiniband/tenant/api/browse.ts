@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "@racksmith/core";
 import type { InfiniBandCallOptions } from "@racksmith/core/infiniband";
+import { quoted } from "../../../../api/index.js";
 
 /** A fabric that offers a raw read-only view (UFM's `browse`). */
 export interface BrowsableInfiniBandFabric {
@@ -25,7 +26,7 @@ export function browsePath(input: unknown): string {
   const [pathname = ""] = path.split("?");
   if (!pathname.startsWith("/resources") || pathname.split("/").some((part) => part === ".." || part === "."))
     throw new InvalidArgumentError(
-      `path: ${JSON.stringify(input)} is not allowed: only read-only UFM resources (/ufmRest/resources/…) can be browsed`,
+      `path: ${quoted(input)} is not allowed: only read-only UFM resources (/ufmRest/resources/…) can be browsed`,
       { details: { field: "path" } },
     );
   return path;

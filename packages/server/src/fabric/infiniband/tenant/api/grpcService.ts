@@ -3,6 +3,7 @@ import type { IbPartition } from "../../../../api/grpc/generated/racksmith/v1/Ib
 import type { InfiniBandHandlers } from "../../../../api/grpc/generated/racksmith/v1/InfiniBand.js";
 import { type GrpcServiceModule, unary } from "../../../../api/index.js";
 import type { IbPartitionView } from "../partitions/index.js";
+import { INFINIBAND_LIMITS } from "./grpcLimits.js";
 import type { InfiniBandApi } from "./infinibandApi.js";
 
 export const INFINIBAND_SERVICE = "racksmith.v1.InfiniBand";
@@ -33,7 +34,7 @@ export function infinibandGrpcServices(api: InfiniBandApi, logger: Logger): Grpc
       return { path: answer.path, status: answer.status, bodyJson: JSON.stringify(answer.body) };
     }),
   };
-  return [{ protoFile: PROTO_FILE, serviceName: INFINIBAND_SERVICE, handlers }];
+  return [{ protoFile: PROTO_FILE, serviceName: INFINIBAND_SERVICE, handlers, limits: INFINIBAND_LIMITS }];
 }
 
 function toMessage(view: IbPartitionView): IbPartition {

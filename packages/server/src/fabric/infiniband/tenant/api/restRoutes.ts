@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { idParams, type RestRoutes } from "../../../../api/index.js";
+import { idParams, MAX_ID_LENGTH, type RestRoutes } from "../../../../api/index.js";
 import type { CreateIbPartitionInput } from "../partitions/index.js";
 import type { InfiniBandApi } from "./infinibandApi.js";
 
@@ -36,9 +36,10 @@ export function infinibandRestRoutes(api: InfiniBandApi): RestRoutes {
             required: ["name", "tenantOrg"],
             additionalProperties: false,
             properties: {
-              name: { type: "string" },
-              tenantOrg: { type: "string" },
-              pkey: { anyOf: [{ type: "string" }, { type: "integer" }] },
+              name: { type: "string", maxLength: MAX_ID_LENGTH },
+              tenantOrg: { type: "string", maxLength: MAX_ID_LENGTH },
+              // 0x-hex or decimal, at most 0x7fff.
+              pkey: { anyOf: [{ type: "string", maxLength: 16 }, { type: "integer" }] },
             },
           },
           response: { 201: partitionSchema, ...errors },
@@ -52,7 +53,10 @@ export function infinibandRestRoutes(api: InfiniBandApi): RestRoutes {
         schema: {
           summary: "Tenant InfiniBand partitions, optionally of one tenant",
           tags,
-          querystring: { type: "object", properties: { tenantOrg: { type: "string" } } },
+          querystring: {
+            type: "object",
+            properties: { tenantOrg: { type: "string", maxLength: MAX_ID_LENGTH } },
+          },
           response: {
             200: { type: "object", properties: { partitions: { type: "array", items: partitionSchema } } },
             ...errors,

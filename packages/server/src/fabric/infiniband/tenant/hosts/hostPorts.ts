@@ -1,6 +1,10 @@
 import { InvalidArgumentError } from "@racksmith/core";
 import { type IbGuid, normalizeIbGuid } from "@racksmith/core/infiniband";
+import { excerpt, quoted } from "../../../../api/index.js";
 import type { InstanceInfiniBandInterface, MachineInventory } from "../../../../lifecycle/index.js";
+
+/** HCA model names run to ~60 characters ("MT43244 BlueField-3 integrated ConnectX-7 …"): quote them whole. */
+const DEVICE_EXCERPT_LENGTH = 100;
 
 export type HostIbPort = MachineInventory["ibPorts"][number];
 
@@ -40,10 +44,10 @@ export function interfaceGuid(
     const models = [...new Set(ports.map((p) => p.device))];
     const detail =
       ofModel.length > 0
-        ? `the host has ${ofModel.length} port(s) of ${JSON.stringify(iface.device)}`
-        : `the host has no port of ${JSON.stringify(iface.device)} (its IB devices: ${models.length ? models.map((m) => JSON.stringify(m)).join(", ") : "none"})`;
+        ? `the host has ${ofModel.length} port(s) of ${quoted(iface.device, DEVICE_EXCERPT_LENGTH)}`
+        : `the host has no port of ${quoted(iface.device, DEVICE_EXCERPT_LENGTH)} (its IB devices: ${models.length ? models.map((m) => JSON.stringify(m)).join(", ") : "none"})`;
     throw new InvalidArgumentError(
-      `${field}: no InfiniBand port ${iface.device}#${iface.deviceInstance}: ${detail}`,
+      `${field}: no InfiniBand port ${excerpt(iface.device, DEVICE_EXCERPT_LENGTH)}#${iface.deviceInstance}: ${detail}`,
       { details: { field } },
     );
   }

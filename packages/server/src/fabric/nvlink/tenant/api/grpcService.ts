@@ -5,6 +5,7 @@ import type { NvLinkHandlers } from "../../../../api/grpc/generated/racksmith/v1
 import type { NvLinkLogicalPartition } from "../../../../api/grpc/generated/racksmith/v1/NvLinkLogicalPartition.js";
 import { type GrpcServiceModule, unary } from "../../../../api/index.js";
 import type { LogicalPartitionView } from "../partitions/index.js";
+import { NVLINK_LIMITS } from "./grpcLimits.js";
 import type { NvLinkApi } from "./nvlinkApi.js";
 
 export const NVLINK_SERVICE = "racksmith.v1.NvLink";
@@ -42,7 +43,7 @@ export function nvlinkGrpcServices(api: NvLinkApi, logger: Logger): GrpcServiceM
       return { path, json: JSON.stringify(await api.browse(path)) };
     }),
   };
-  return [{ protoFile: PROTO_FILE, serviceName: NVLINK_SERVICE, handlers }];
+  return [{ protoFile: PROTO_FILE, serviceName: NVLINK_SERVICE, handlers, limits: NVLINK_LIMITS }];
 }
 
 function toMessage(view: LogicalPartitionView): NvLinkLogicalPartition {

@@ -1,3 +1,5 @@
+import { MAX_ID_LENGTH } from "../../../../api/index.js";
+
 /** JSON schemas of the NVLink partitions REST API (responses are serialised with them). */
 const physicalPartitionSchema = {
   type: "object",
@@ -33,14 +35,14 @@ export const createBody = {
   additionalProperties: false,
   properties: {
     name: { type: "string", maxLength: 63 },
-    tenantOrg: { type: "string", minLength: 1 },
+    tenantOrg: { type: "string", minLength: 1, maxLength: MAX_ID_LENGTH },
   },
 } as const;
 
 export const listQuery = {
   type: "object",
   additionalProperties: false,
-  properties: { tenantOrg: { type: "string" } },
+  properties: { tenantOrg: { type: "string", maxLength: MAX_ID_LENGTH } },
 } as const;
 
 export const browseQuery = {

@@ -1,10 +1,16 @@
 import { RacksmithError } from "@racksmith/core";
+import { excerpt } from "../../../../api/index.js";
 
 export class LogicalPartitionNotFoundError extends RacksmithError {
   constructor(readonly logicalPartitionId: string) {
-    super("nvlink_partition_not_found", "NOT_FOUND", `no NVLink logical partition ${logicalPartitionId}`, {
-      details: { logicalPartitionId },
-    });
+    super(
+      "nvlink_partition_not_found",
+      "NOT_FOUND",
+      `no NVLink logical partition ${excerpt(logicalPartitionId)}`,
+      {
+        details: { logicalPartitionId },
+      },
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { InvalidArgumentError } from "@racksmith/core";
+import { quoted } from "../../../../api/index.js";
 import type { Database } from "../../../../db/index.js";
 import type { NvLinkGpuObservation, NvLinkOperationOutcome } from "../tables.js";
 import { LogicalPartitionInUseError, LogicalPartitionNotFoundError } from "./errors.js";
@@ -12,6 +13,8 @@ export interface CreateLogicalPartitionInput {
 
 const FAILED: readonly NvLinkOperationOutcome[] = ["failed", "timedout", "cancelled", "error"];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+/** A valid name is at most 63 characters: quote that much of a bad one. */
+const NAME_EXCERPT_LENGTH = 64;
 
 /**
  * Tenants' NVLink logical partitions. Creating one makes it Ready at once (NMX-M partitions are made per
@@ -41,7 +44,7 @@ export class LogicalPartitionService {
     const name = input.name === undefined || input.name.trim() === "" ? id : input.name.trim();
     if (!NAME.test(name)) {
       throw new InvalidArgumentError(
-        `name: ${JSON.stringify(name)} must be 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+        `name: ${quoted(name, NAME_EXCERPT_LENGTH)} must be 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit`,
         { details: { field: "name" } },
       );
     }
