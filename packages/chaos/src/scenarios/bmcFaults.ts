@@ -6,9 +6,8 @@ import {
   historyProblems,
   injectRandomBmcFaults,
   runOnSite,
-  runSeed,
   scanLogsForSecrets,
-  seededRandom,
+  scenarioStart,
   siteSecrets,
   skippedWithoutPostgres,
 } from "../site/index.js";
@@ -55,11 +54,9 @@ export const bmcFaultsScenario: ChaosScenario = {
   name: "bmc-faults",
   description: "20 % of BMC requests faulted: every host Ready, no secret in any log line",
   async run(options) {
-    const { databaseUrl } = options;
-    if (!databaseUrl) return skippedWithoutPostgres();
-    const size = SIZES[options.form];
-    const seed = runSeed();
-    const random = seededRandom(seed);
+    const start = scenarioStart(options, SIZES);
+    if (!start) return skippedWithoutPostgres();
+    const { databaseUrl, size, seed, random } = start;
     options.log(`${size.hosts} hosts, ${size.rate * 100} % of BMC requests faulted, seed ${seed}`);
     // Factory passwords of this run only, long enough that finding one in a log cannot be a coincidence.
     const factory = (vendor: string) => ({

@@ -3,9 +3,8 @@ import {
   historyProblems,
   randomDelay,
   runOnSite,
-  runSeed,
+  scenarioStart,
   secondsSummary,
-  seededRandom,
   skippedWithoutPostgres,
   waitFor,
 } from "../site/index.js";
@@ -30,11 +29,9 @@ export const killScenario: ChaosScenario = {
   description:
     "racksmith serve SIGKILLed at random moments and restarted: every host Ready, histories intact",
   async run(options) {
-    const { databaseUrl } = options;
-    if (!databaseUrl) return skippedWithoutPostgres();
-    const size = SIZES[options.form];
-    const seed = runSeed();
-    const random = seededRandom(seed);
+    const start = scenarioStart(options, SIZES);
+    if (!start) return skippedWithoutPostgres();
+    const { databaseUrl, size, seed, random } = start;
     options.log(`${size.hosts} hosts, ${size.kills} kills, seed ${seed}`);
     return runOnSite(
       { ...options, databaseUrl },

@@ -3,8 +3,7 @@ import {
   historyProblems,
   randomDelay,
   runOnSite,
-  runSeed,
-  seededRandom,
+  scenarioStart,
   skippedWithoutPostgres,
   waitFor,
 } from "../site/index.js";
@@ -28,11 +27,9 @@ export const pgDropScenario: ChaosScenario = {
   description:
     "the service's PostgreSQL connections terminated during a run: it never exits, every host Ready",
   async run(options) {
-    const { databaseUrl } = options;
-    if (!databaseUrl) return skippedWithoutPostgres();
-    const size = SIZES[options.form];
-    const seed = runSeed();
-    const random = seededRandom(seed);
+    const start = scenarioStart(options, SIZES);
+    if (!start) return skippedWithoutPostgres();
+    const { databaseUrl, size, seed, random } = start;
     options.log(`${size.hosts} hosts, ${size.drops} connection drops, seed ${seed}`);
     return runOnSite(
       { ...options, databaseUrl },

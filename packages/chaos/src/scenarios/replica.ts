@@ -6,7 +6,7 @@ import {
   observedProcesses,
   pollUntil,
   runOnSite,
-  runSeed,
+  scenarioStart,
   skippedWithoutPostgres,
   waitFor,
 } from "../site/index.js";
@@ -34,10 +34,9 @@ export const replicaScenario: ChaosScenario = {
   name: "replica",
   description: "one of two replicas SIGKILLed while it holds claims: the survivor finishes within a minute",
   async run(options) {
-    const { databaseUrl } = options;
-    if (!databaseUrl) return skippedWithoutPostgres();
-    const size = SIZES[options.form];
-    const seed = runSeed();
+    const start = scenarioStart(options, SIZES);
+    if (!start) return skippedWithoutPostgres();
+    const { databaseUrl, size, seed } = start;
     options.log(`${size.hosts} hosts, seed ${seed}; the engine keeps its default lease`);
     return runOnSite(
       { ...options, databaseUrl },

@@ -1,6 +1,7 @@
-import type { ChaosMeasure, ChaosOptions, ScenarioResult } from "../scenario.js";
+import type { ChaosForm, ChaosMeasure, ChaosOptions, ScenarioResult } from "../scenario.js";
 import { ChaosSite, type ChaosSiteOptions } from "./chaosSite.js";
 import { type ObservedProcess, OverlapWatch, overlapFailures } from "./overlap.js";
+import { runSeed, seededRandom } from "./random.js";
 
 /** What a scenario body gets: the site, and where its measures and failures go. */
 export interface SiteRun {
@@ -10,6 +11,24 @@ export interface SiteRun {
   readonly failures: string[];
   measure(measure: string, value: string | number): void;
   log(line: string): void;
+}
+
+/** What every PostgreSQL scenario starts from: the database, its form's sizes and this run's random choices. */
+export interface ScenarioStart<Size> {
+  databaseUrl: string;
+  size: Size;
+  seed: number;
+  random: () => number;
+}
+
+/** The start of a PostgreSQL scenario, or undefined when there is no database (it reports itself skipped). */
+export function scenarioStart<Size>(
+  options: ChaosOptions,
+  sizes: Record<ChaosForm, Size>,
+): ScenarioStart<Size> | undefined {
+  if (!options.databaseUrl) return undefined;
+  const seed = runSeed();
+  return { databaseUrl: options.databaseUrl, size: sizes[options.form], seed, random: seededRandom(seed) };
 }
 
 /** Why a PostgreSQL scenario did not run. */
