@@ -14,7 +14,9 @@ export const baseConfig = defineConfig({
     environment: "node",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A safety net for a hung hook, not a margin: CI runs every package at once on two cores, where opening a
+    // migrated PostgreSQL schema has taken over a minute.
+    hookTimeout: 180_000,
     pool: "forks",
     // Fixture plugin packages live in node_modules folders; transform them like sources so their
     // `@racksmith/core` import resolves to the same (source) module the test uses.

@@ -3,6 +3,10 @@ import type { ChaosForm, ChaosScenario, ScenarioResult } from "./scenario.js";
 import { SCENARIOS } from "./scenarios.js";
 import { summaryTable } from "./summary.js";
 
+// The suite runs from sources (`--conditions=@racksmith/source`); plugins and the drivers' `./testing`
+// behaviors loaded by path must come from sources too, never from a `dist/` that is stale or not built.
+process.env.RACKSMITH_PLUGIN_CONDITIONS ||= "@racksmith/source";
+
 const { values } = parseArgs({
   options: {
     form: { type: "string", default: "short" },

@@ -225,5 +225,6 @@ describe("queue (property)", () => {
       }),
       { numRuns: Number(process.env.RACKSMITH_PROPERTY_RUNS ?? 80) },
     );
-  });
+    // Thousands of statements: seconds alone, far more beside every other package on a two-core CI machine.
+  }, 300_000);
 });

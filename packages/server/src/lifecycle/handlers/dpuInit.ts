@@ -24,13 +24,18 @@ export async function handleDpuInit(step: Step, state: State): Promise<HostOutco
         (d) => !step.since(step.snapshot.reports.get(d.id)?.discovery_completed_at),
       );
       if (missing.length === 0) return all("powerCycleHostOff");
-      // The DPUs boot over UEFI HTTP (set in DPU discovery) and their agents discover them.
+      // The DPUs boot over UEFI HTTP (set in DPU discovery): the installer puts the OS and its agent on them,
+      // and the agents discover them. A DPU booted from its disk without a completed install has no agent, and
+      // the override is spent by the boot that used it: so every restart of a DPU that has not reported since
+      // sets the HTTP boot again, as DPU discovery did, and a lost install or report heals at the next cycle
+      // (also when this run's reboot record was lost to a crash and the kick is repeated).
       const reasons = await Promise.all(
         missing.map((dpu) =>
           step.waitWithReboots(dpu, `waiting for the DPU agent of ${dpu.id} to discover its DPU`, {
             kick: true,
             cause: "dpuInit",
             source: SOURCE,
+            bootOnce: "uefiHttp",
           }),
         ),
       );

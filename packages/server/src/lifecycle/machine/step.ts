@@ -1,4 +1,4 @@
-import type { ValidationRunner } from "@racksmith/core";
+import type { BootTarget, ValidationRunner } from "@racksmith/core";
 import type { HandlerContext, Outcome } from "@racksmith/core/engine";
 import { transition, wait } from "@racksmith/core/engine";
 import { HEALTH_CLASSIFICATIONS, type HealthProbeAlert, type HealthReport } from "@racksmith/core/health";
@@ -100,12 +100,16 @@ export class Step {
 
   /**
    * The reboot/backoff helper for a wait: reboots the machine when due (at once on the first run with
-   * `kick`), returns a wait with the reason, or Failed when the cycles are exhausted.
+   * `kick`), returns a wait with the reason, or Failed when the cycles are exhausted. With `bootOnce`, every
+   * reboot that boots the machine (not a power-off) first sets that one-time boot override again: a wait for
+   * what a boot of that image reports heals at the next cycle when the image or its report was lost (the
+   * override a lost boot used is gone). Setting it is idempotent, so a run cut short before its final write
+   * only sets it again.
    */
   async waitWithReboots(
     machine: MachineRow,
     reason: string,
-    options: { kick: boolean; cause: FailureCause; source: FailureSource },
+    options: { kick: boolean; cause: FailureCause; source: FailureSource; bootOnce?: BootTarget },
   ): Promise<HostOutcome> {
     const decision = decideReboot({
       now: this.now,
@@ -119,8 +123,11 @@ export class Step {
     if (decision.kind === "giveUp")
       return this.fail(options.cause, options.source, `${reason}: ${decision.reason}`);
     if (decision.kind === "reboot") {
+      const override = options.bootOnce && decision.action !== "ForceOff" ? options.bootOnce : undefined;
+      if (override) await (await this.bmc(machine)).bootOnce(override);
       await this.power(machine, decision.action);
-      return wait(`${reason} (${decision.action} of ${machine.id}, cycle ${decision.cycle})`);
+      const boot = override ? `boot once ${override}, ` : "";
+      return wait(`${reason} (${boot}${decision.action} of ${machine.id}, cycle ${decision.cycle})`);
     }
     return wait(`${reason}; ${decision.reason}`);
   }

@@ -31,14 +31,19 @@ export function packageOf(source: Pick<MockupSource, "vendor" | "package">): str
 export function resolveMockup(source: MockupSource, baseDir: string, key: string): ResolvedMockup {
   const name = packageOf(source);
   const packageDir = findPackage(name, baseDir);
+  const packageField = source.package ? `${key}.package` : `${key}.vendor`;
   if (source.mockup) {
     const dir = resolve(baseDir, source.mockup);
     if (!isDirectory(dir)) throw new FleetMockupError(`${key}.mockup`, `no folder at ${dir}`);
-    return { dir, packageName: packageDir ? name : undefined, testingEntry: testingEntryOf(packageDir) };
+    return {
+      dir,
+      packageName: packageDir ? name : undefined,
+      testingEntry: testingEntryOf(packageDir, packageField),
+    };
   }
   if (!packageDir) {
     throw new FleetMockupError(
-      source.package ? `${key}.package` : `${key}.vendor`,
+      packageField,
       `package ${name} not found from ${baseDir} (install it, or give the mockup folder as mockup)`,
     );
   }
@@ -55,7 +60,7 @@ export function resolveMockup(source: MockupSource, baseDir: string, key: string
       `${name} has no mockup ${JSON.stringify(source.model ?? "")}${available.length ? ` (it has ${available.join(", ")})` : ""}`,
     );
   }
-  return { dir, packageName: name, testingEntry: testingEntryOf(packageDir) };
+  return { dir, packageName: name, testingEntry: testingEntryOf(packageDir, packageField) };
 }
 
 function findPackage(name: string, baseDir: string): string | undefined {
@@ -75,15 +80,23 @@ function findPackage(name: string, baseDir: string): string | undefined {
 }
 
 /** The file the package exports as `./testing` for an ESM import, if it exists. */
-function testingEntryOf(packageDir: string | undefined): string | undefined {
+function testingEntryOf(packageDir: string | undefined, field: string): string | undefined {
   if (!packageDir) return undefined;
   const json = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as PackageJson;
   const exports = json.exports;
   const entry =
     exports && typeof exports === "object" ? (exports as Record<string, unknown>)["./testing"] : undefined;
   const target = conditionalTarget(entry, exportConditions());
-  const file = target ? resolve(packageDir, target) : undefined;
-  return file && existsSync(file) ? file : undefined;
+  if (!target) return undefined;
+  const file = resolve(packageDir, target);
+  // Without its behaviors a virtual BMC answers like a bare mockup (no BIOS jobs, no machine setup): fail here.
+  if (!existsSync(file)) {
+    throw new FleetMockupError(
+      field,
+      `${json.name ?? packageDir} exports ./testing as ${target}, which does not exist — build the package (npm run build)`,
+    );
+  }
+  return file;
 }
 
 /** `RACKSMITH_PLUGIN_CONDITIONS` first (the monorepo's tests load sources), as the plugin loader does. */
