@@ -29,7 +29,7 @@ describe("racksmith mockup serve", () => {
     expect(banner).toContain(
       `racksmith redfish --address ${url} --username root --password racksmith explore`,
     );
-    expect(banner).toContain("1 fault rules");
+    expect(banner).toContain("(auth: basic, strict, 1 fault rules)");
 
     expect(await cliJson(redfishCliArgs({ url }, "power-state"))).toEqual({ powerState: "On" });
     const wrong = { username: "root", password: "wrong" };
@@ -40,6 +40,28 @@ describe("racksmith mockup serve", () => {
 
     io.stop();
     expect(await serving).toBe(0);
+  });
+
+  it("is strict unless --lenient relaxes rules, and names the rules when one is unknown", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "racksmith-lenient-"));
+    const io = memoryIo(dir);
+    const serving = runCli(
+      ["mockup", "serve", EXAMPLE_MOCKUP, "--port", "0", "--lenient", "odataVersion,methods"],
+      io,
+    );
+    await until(() => io.out.join("").includes("Press Ctrl+C"));
+    expect(io.out.join("")).toContain("(auth: none, strict but odataVersion, methods)");
+    const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out.join(""))?.[1] ?? "";
+    const asked41 = await fetch(`${url}/redfish/v1/Systems`, { headers: { "OData-Version": "4.1" } });
+    expect(asked41.status).toBe(200);
+    const unsupported = await fetch(`${url}/redfish/v1/Systems?$filter=x`);
+    expect(unsupported.status).toBe(501);
+    io.stop();
+    expect(await serving).toBe(0);
+
+    const bad = await cli(["mockup", "serve", EXAMPLE_MOCKUP, "--port", "0", "--lenient", "odata"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--lenient .*unknown: odata; the rules are methods, odataVersion/);
   });
 
   it("rejects a bad fault file naming the field", async () => {

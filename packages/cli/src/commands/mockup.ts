@@ -1,5 +1,11 @@
 import { resolve } from "node:path";
-import { loadFaults, MockupServer, recordMockup } from "@racksmith/testkit";
+import {
+  loadFaults,
+  MockupServer,
+  REDFISH_RULE_NAMES,
+  type RedfishRule,
+  recordMockup,
+} from "@racksmith/testkit";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -10,6 +16,23 @@ import { addBmcFlags } from "./redfish/index.js";
 const DEFAULT_PASSWORD = "racksmith";
 const AUTH_MODES = ["none", "basic", "session", "password-change-required"] as const;
 type AuthMode = (typeof AUTH_MODES)[number];
+
+/** `--lenient a,b` → the rules; `all` relaxes every one (the pre-strict behavior). */
+function lenientRules(raw: string | undefined): { strict: boolean; lenient: RedfishRule[] } {
+  if (raw === undefined) return { strict: true, lenient: [] };
+  const names = raw
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.includes("all")) return { strict: false, lenient: [] };
+  const unknown = names.filter((name) => !(REDFISH_RULE_NAMES as string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new UsageError(
+      `--lenient takes rule names separated by commas, or all; ${unknown.length ? `unknown: ${unknown.join(", ")}; ` : ""}the rules are ${REDFISH_RULE_NAMES.join(", ")}`,
+    );
+  }
+  return { strict: true, lenient: names as RedfishRule[] };
+}
 
 function positiveInteger(raw: string | undefined, flag: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -33,6 +56,10 @@ export function registerMockupCommand(program: Command, io: CliIo): void {
     .option("--username <name>", "user the mockup accepts", "root")
     .option("--password <password>", "password the mockup accepts", DEFAULT_PASSWORD)
     .option("--faults <file>", "JSON file of fault-injection rules")
+    .option(
+      "--lenient <rules>",
+      `relax Redfish rules of strict mode (comma-separated, or all): ${REDFISH_RULE_NAMES.join(", ")}`,
+    )
     .action(async (dir: string, flags: Record<string, string | boolean | undefined>) => {
       const auth = String(flags.auth) as AuthMode;
       if (!AUTH_MODES.includes(auth))
@@ -40,6 +67,7 @@ export function registerMockupCommand(program: Command, io: CliIo): void {
           `--auth must be one of ${AUTH_MODES.join(", ")}, got ${JSON.stringify(flags.auth)}`,
         );
       const port = positiveInteger(String(flags.port), "--port", 8000);
+      const rules = lenientRules(typeof flags.lenient === "string" ? flags.lenient : undefined);
       const faults = typeof flags.faults === "string" ? await loadFaults(resolve(io.cwd, flags.faults)) : [];
       const server = await MockupServer.start({
         root: resolve(io.cwd, dir),
@@ -49,7 +77,13 @@ export function registerMockupCommand(program: Command, io: CliIo): void {
         auth,
         credentials: { username: String(flags.username), password: String(flags.password) },
         faults,
+        ...rules,
       });
+      const mode = !rules.strict
+        ? "lenient"
+        : rules.lenient.length
+          ? `strict but ${rules.lenient.join(", ")}`
+          : "strict";
       // The mockup's own default password is printed (it is a fixture); one the user chose is not.
       const password = flags.password === DEFAULT_PASSWORD ? DEFAULT_PASSWORD : "<password>";
       const credentials =
@@ -57,7 +91,7 @@ export function registerMockupCommand(program: Command, io: CliIo): void {
       const insecure = flags.tls ? " --insecure" : "";
       io.stdout.write(
         [
-          `Serving ${resolve(io.cwd, dir)} at ${server.url} (auth: ${auth}${faults.length ? `, ${faults.length} fault rules` : ""})`,
+          `Serving ${resolve(io.cwd, dir)} at ${server.url} (auth: ${auth}, ${mode}${faults.length ? `, ${faults.length} fault rules` : ""})`,
           "Explore it with:",
           `  racksmith redfish --address ${server.url}${credentials}${insecure} detect`,
           `  racksmith redfish --address ${server.url}${credentials}${insecure} explore`,

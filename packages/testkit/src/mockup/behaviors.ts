@@ -2,6 +2,7 @@ import { compileGlob, matchesGlob } from "./globPattern.js";
 import type { JsonObject } from "./json.js";
 import type { MockupService } from "./mockupService.js";
 import { normalizePath } from "./resourcePath.js";
+import type { RedfishLeniencies, RedfishRule } from "./strict/index.js";
 import type { MockupResponse } from "./types.js";
 
 /** The request a hook sees (headers lower-cased, credentials never included). */
@@ -73,6 +74,11 @@ export interface MockupBehavior {
   readonly patch?: Readonly<Record<string, MockupHook<MockupWriteContext>>>;
   readonly post?: Readonly<Record<string, MockupHook<MockupWriteContext>>>;
   readonly onReset?: (context: MockupResetContext) => void | Promise<void>;
+  /**
+   * Strict-mode rules this vendor's BMCs are known to relax, each with the real behavior it reproduces
+   * (`{ patchProperties: "iDRAC 9 ignores unknown properties in a PATCH and answers 200" }`).
+   */
+  readonly leniencies?: RedfishLeniencies;
 }
 
 interface CompiledHook<Context> {
@@ -106,6 +112,25 @@ export class BehaviorRegistry {
 
   get names(): string[] {
     return this.compiled.map((entry) => entry.behavior.name);
+  }
+
+  /** True when a `patch` or `post` hook of some behavior covers this request (a vendor endpoint). */
+  hooks(method: string, pathname: string): boolean {
+    const hooks =
+      method === "PATCH"
+        ? this.compiled.flatMap((entry) => entry.patch)
+        : method === "POST"
+          ? this.compiled.flatMap((entry) => entry.post)
+          : [];
+    const path = normalizePath(pathname);
+    return hooks.some(({ matches }) => matches(path));
+  }
+
+  /** The strict-mode rules the added behaviors relax. */
+  *relaxedRules(): Iterable<RedfishRule> {
+    for (const entry of this.compiled) {
+      yield* Object.keys(entry.behavior.leniencies ?? {}) as RedfishRule[];
+    }
   }
 
   async runAction(context: MockupActionContext): Promise<MockupHookResult> {

@@ -1,47 +1,73 @@
-import type { JsonObject } from "./json.js";
+import { type JsonObject, linkOf } from "./json.js";
 import { expandResource, pageCollection, parseResourceQuery } from "./query.js";
 import { redfishError, resourceMissing } from "./redfishMessages.js";
 import { resourceKey } from "./resourcePath.js";
 import { jsonResponse, textResponse } from "./responses.js";
 import type { ServiceCore, ServiceRequest } from "./serviceCore.js";
+import { asksOnly, checkQueryParameters, withResourceHeaders } from "./strict/index.js";
 import { readTaskMonitor } from "./tasks.js";
 import type { MockupResponse } from "./types.js";
 
 const REDFISH_VERSIONS: JsonObject = { v1: "/redfish/v1/" };
 
 /**
- * GET (and HEAD): the resource as stored, with `$top`/`$skip`/`$expand` and server-driven paging applied to
- * collections, task monitors answered 202/200, and captured headers merged under ours.
+ * GET (and HEAD): the resource as stored, with `$top`/`$skip`/`$expand`/`only` and server-driven paging applied
+ * to collections, task monitors answered 202/200, captured headers merged under ours, and (strict mode) the
+ * `Allow`, `Cache-Control` and `Link` headers every GET carries.
  */
 export async function handleGet(core: ServiceCore, request: ServiceRequest): Promise<MockupResponse> {
-  const { state, settings } = core;
   if (resourceKey(request.pathname) === "/redfish") return jsonResponse(200, REDFISH_VERSIONS);
-  const monitor = await readTaskMonitor(state, request.pathname);
+  const monitor = await readTaskMonitor(core.state, request.pathname);
   if (monitor) return monitor;
+  const refused = checkQueryParameters(core.rules, request.query);
+  if (refused) return refused;
+  const answer = await readResource(core, request.pathname, request.query);
+  return answer.path ? withResourceHeaders(core, answer.path, answer.response) : answer.response;
+}
 
+/** The answer, and the path of the resource it shows (the member `only` picked, or the path asked). */
+async function readResource(
+  core: ServiceCore,
+  pathname: string,
+  query: string,
+): Promise<{ response: MockupResponse; path?: string }> {
+  const { state, settings } = core;
   // A capture may hold a followed next-link page as its own folder (`DellSlots?$skip=50`): serve it as saved.
-  if (request.query !== "") {
-    const page = await state.tree.read(`${request.pathname}?${request.query}`);
+  if (query !== "") {
+    const page = await state.tree.read(`${pathname}?${query}`);
     if (page?.kind === "json")
-      return jsonResponse(page.status, page.body, { ...page.headers, etag: page.etag });
+      return { response: jsonResponse(page.status, page.body, { ...page.headers, etag: page.etag }) };
   }
 
-  const document = await state.read(request.pathname);
-  if (!document) return resourceMissing(request.pathname);
+  const document = await state.read(pathname);
+  if (!document) return { response: resourceMissing(pathname) };
   const headers = { ...document.headers, etag: document.etag };
   if (document.kind === "text")
-    return textResponse(document.status, document.text, document.contentType, headers);
-  if (document.status !== 200) return jsonResponse(document.status, document.body, headers);
+    return {
+      response: textResponse(document.status, document.text, document.contentType, headers),
+      path: pathname,
+    };
+  if (document.status !== 200) return { response: jsonResponse(document.status, document.body, headers) };
 
-  const parsed = parseResourceQuery(request.query);
+  const only = onlyMember(document.body, query);
+  if (only !== undefined) return readResource(core, only, "");
+  const parsed = parseResourceQuery(query);
   if (!parsed.ok)
-    return redfishError(400, "QueryParameterValueFormatError", [parsed.value, parsed.parameter]);
-  let body = pageCollection(document.body, request.pathname, parsed.query, settings.pageSize);
+    return {
+      response: redfishError(400, "QueryParameterValueFormatError", [parsed.value, parsed.parameter]),
+    };
+  let body = pageCollection(document.body, pathname, parsed.query, settings.pageSize);
   if (parsed.query.expand) {
     body = await expandResource(body, parsed.query.expand, async (path) => {
       const linked = await state.read(path);
       return linked?.kind === "json" && linked.status === 200 ? linked.body : undefined;
     });
   }
-  return jsonResponse(200, body, headers);
+  return { response: jsonResponse(200, body, headers), path: pathname };
+}
+
+/** `?only` on a collection of exactly one member names that member (DSP0266); otherwise the collection. */
+function onlyMember(body: JsonObject, query: string): string | undefined {
+  if (!asksOnly(query) || !Array.isArray(body.Members) || body.Members.length !== 1) return undefined;
+  return linkOf(body.Members[0]);
 }

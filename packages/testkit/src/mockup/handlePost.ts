@@ -10,6 +10,7 @@ import { resourceKey } from "./resourcePath.js";
 import { jsonResponse, noContent } from "./responses.js";
 import type { ServiceCore, ServiceRequest } from "./serviceCore.js";
 import { createSession } from "./sessions.js";
+import { checkSubscription } from "./strict/index.js";
 import { resetComputerSystem } from "./systemReset.js";
 import { createTask, taskAccepted } from "./tasks.js";
 import type { MockupResponse } from "./types.js";
@@ -51,6 +52,8 @@ export async function handlePost(core: ServiceCore, request: ServiceRequest): Pr
   if (!current) return resourceMissing(request.pathname);
   if (!currentBody || !isCollection(currentBody))
     return methodNotAllowed("POST", request.pathname, "GET, HEAD, PATCH");
+  const invalid = await checkSubscription(core, request.pathname, body);
+  if (invalid) return invalid;
 
   const { Password: _password, ...withoutPassword } = body;
   const memberBody =

@@ -50,6 +50,13 @@ export { BASE_REGISTRY, type BaseMessageName, baseMessage, redfishError } from "
 export { jsonResponse, noContent, textResponse } from "./responses.js";
 export { type MockupServerStats, RequestStatsCounter } from "./serverStats.js";
 export type { MockupServiceSettings } from "./serviceCore.js";
+export {
+  REDFISH_RULE_NAMES,
+  REDFISH_RULES,
+  type RedfishLeniencies,
+  type RedfishRule,
+  StrictRules,
+} from "./strict/index.js";
 export type { CreatedTask, MockupTaskOptions } from "./tasks.js";
 export { createSelfSignedCertificate, type TlsCertificate } from "./tlsCertificate.js";
 export {

@@ -142,14 +142,22 @@ describe("query options", () => {
 describe("PATCH", () => {
   const subscription = "/redfish/v1/EventService/Subscriptions/1";
 
-  it("deep-merges objects, replaces arrays, sets null, and bumps the ETag", async () => {
+  it("lenient (strict: false): deep-merges objects, replaces arrays, sets null, and bumps the ETag", async () => {
+    const lenient = await MockupServer.start({ root: TINY_FULL, strict: false });
+    const get = (path: string) => http(lenient.url, "GET", path);
     const before = await get("/redfish/v1/Systems/1");
-    const answer = await patch("/redfish/v1/Systems/1", {
-      Boot: { BootSourceOverrideTarget: "Pxe", "BootSourceOverrideTarget@Redfish.AllowableValues": ["Pxe"] },
-      Status: null,
+    const answer = await http(lenient.url, "PATCH", "/redfish/v1/Systems/1", {
+      body: {
+        Boot: {
+          BootSourceOverrideTarget: "Pxe",
+          "BootSourceOverrideTarget@Redfish.AllowableValues": ["Pxe"],
+        },
+        Status: null,
+      },
     });
     expect(answer.status).toBe(204);
     const after = await get("/redfish/v1/Systems/1");
+    await lenient.stop();
     expect(after.json.Boot).toEqual({
       BootSourceOverrideEnabled: "Disabled",
       BootSourceOverrideTarget: "Pxe",

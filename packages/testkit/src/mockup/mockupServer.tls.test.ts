@@ -35,3 +35,25 @@ it("is refused by a client that verifies against the system CAs", async () => {
     await verifying.close();
   }
 });
+
+it("redirects a plain-HTTP request to HTTPS without answering it, credentials or not", async () => {
+  const plainUrl = server.url.replace(/^https:/, "http:");
+  const basic = `Basic ${Buffer.from("root:racksmith").toString("base64")}`;
+  const answer = await fetch(`${plainUrl}/redfish/v1/Systems/1`, {
+    headers: { authorization: basic },
+    redirect: "manual",
+  });
+  expect(answer.status).toBe(308);
+  expect(answer.headers.get("location")).toBe(`${server.url}/redfish/v1/Systems/1`);
+  expect(await answer.text()).toBe("");
+});
+
+it("answers plain HTTP with a failed handshake, as before, when httpsRedirect is relaxed", async () => {
+  const lenient = await MockupServer.start({ root: TINY_FULL, tls: true, lenient: ["httpsRedirect"] });
+  try {
+    const plainUrl = lenient.url.replace(/^https:/, "http:");
+    await expect(fetch(`${plainUrl}/redfish/v1`, { redirect: "manual" })).rejects.toThrow();
+  } finally {
+    await lenient.stop();
+  }
+});

@@ -1,15 +1,18 @@
-import type { AddressInfo } from "node:net";
+import type { Server as HttpsServer } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Logger, silentLogger } from "@racksmith/core";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { MockupBehavior } from "./behaviors.js";
 import { MockupServerStartError } from "./errors.js";
 import { type FaultDecision, FaultInjector, type FaultRule } from "./faults.js";
+import { redirectPlainHttp } from "./httpsRedirect.js";
 import { MockupService } from "./mockupService.js";
 import type { MockupActionRecord } from "./mockupState.js";
 import type { MockupTree } from "./mockupTree.js";
 import { redfishError } from "./redfishMessages.js";
 import { type MockupServerStats, RequestStatsCounter } from "./serverStats.js";
+import type { RedfishRule } from "./strict/index.js";
 import { createSelfSignedCertificate } from "./tlsCertificate.js";
 import type { MockupAuthMode, MockupCredentials, MockupResponse } from "./types.js";
 
@@ -28,6 +31,10 @@ export interface MockupServerOptions {
   readonly pageSize?: number;
   readonly taskDurationMs?: number;
   readonly behaviors?: readonly MockupBehavior[];
+  /** Follow the Redfish specification strictly (default true); see `MockupServiceOptions.strict`. */
+  readonly strict?: boolean;
+  /** Rules relaxed even in strict mode. */
+  readonly lenient?: readonly RedfishRule[];
   readonly logger?: Logger;
 }
 
@@ -78,6 +85,8 @@ export class MockupServer {
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
       ...(options.taskDurationMs !== undefined ? { taskDurationMs: options.taskDurationMs } : {}),
       ...(options.behaviors ? { behaviors: options.behaviors } : {}),
+      ...(options.strict !== undefined ? { strict: options.strict } : {}),
+      ...(options.lenient ? { lenient: options.lenient } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
     const faults = new FaultInjector(options.faults);
@@ -86,13 +95,11 @@ export class MockupServer {
     const logger = options.logger ?? silentLogger;
     const host = options.host ?? "127.0.0.1";
     const certificate = options.tls ? await createSelfSignedCertificate() : undefined;
-    const app = createApp(certificate);
-
-    app.route({
-      method: METHODS,
-      url: "/*",
-      handler: (request, reply) => serve({ service, faults, counter, shutdown, logger }, request, reply),
-    });
+    const app = createApp(certificate, service);
+    const context: ServeContext = { service, faults, counter, shutdown, logger };
+    app.route({ method: METHODS, url: "/*", handler: (request, reply) => serve(context, request, reply) });
+    // Methods outside that list (PROPFIND, TRACE…) reach the service too, which answers 501 or 405.
+    app.setNotFoundHandler((request, reply) => serve(context, request, reply));
 
     let port: number;
     try {
@@ -163,7 +170,10 @@ interface ServeContext {
   readonly logger: Logger;
 }
 
-function createApp(certificate: { key: string; cert: string } | undefined): FastifyInstance {
+function createApp(
+  certificate: { key: string; cert: string } | undefined,
+  service: MockupService,
+): FastifyInstance {
   const common = {
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -174,6 +184,11 @@ function createApp(certificate: { key: string; cert: string } | undefined): Fast
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
       void sendResponse(reply, redfishError(400, "GeneralError", [], { message: error.message }), false);
     },
+    // Node's parser refuses a method it does not know before any route runs: answer 501 as a Redfish service.
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      const status = error.code === "HPE_INVALID_METHOD" && service.rules.enforces("methods") ? 501 : 400;
+      writeRawError(socket, status, error.message);
+    },
   } as const;
   // Both variants behave the same for our one route; the instance type only differs by the node server class.
   const app = certificate
@@ -182,6 +197,9 @@ function createApp(certificate: { key: string; cert: string } | undefined): Fast
         https: { key: certificate.key, cert: certificate.cert },
       }) as unknown as FastifyInstance)
     : Fastify(common);
+  if (certificate) {
+    redirectPlainHttp(app.server as unknown as HttpsServer, () => service.rules.enforces("httpsRedirect"));
+  }
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (_request, body, done) => {
     done(null, body);
@@ -283,6 +301,19 @@ async function sendResponse(reply: FastifyReply, response: MockupResponse, head:
     return;
   }
   await reply.send(typeof response.body === "string" ? response.body : JSON.stringify(response.body));
+}
+
+const REASONS: Record<number, string> = { 400: "Bad Request", 501: "Not Implemented" };
+
+/** A Redfish error written straight to a socket whose request the HTTP parser could not read. */
+function writeRawError(socket: Socket, status: number, problem: string): void {
+  if (!socket.writable) return;
+  const message = status === 501 ? "The method is not implemented by this service." : problem;
+  const body = JSON.stringify(redfishError(status, "GeneralError", [], { message }).body);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `OData-Version: 4.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function urlHost(host: string): string {

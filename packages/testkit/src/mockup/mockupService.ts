@@ -17,6 +17,15 @@ import { parseJsonBody } from "./requestBody.js";
 import { splitTarget } from "./resourcePath.js";
 import type { MockupServiceSettings, ServiceCore, ServiceRequest } from "./serviceCore.js";
 import { expireAllSessions } from "./sessions.js";
+import {
+  checkOdataVersion,
+  checkPrivileges,
+  checkRuleNames,
+  methodNotAllowedHere,
+  type RedfishRule,
+  StrictRules,
+  unknownMethod,
+} from "./strict/index.js";
 import { type CreatedTask, createTask, type MockupTaskOptions } from "./tasks.js";
 import {
   DEFAULT_MOCKUP_CREDENTIALS,
@@ -39,6 +48,13 @@ export interface MockupServiceOptions {
   readonly behaviors?: readonly MockupBehavior[];
   /** Lock an account after this many failed logins in a row (off by default). */
   readonly lockout?: MockupLockoutPolicy;
+  /**
+   * Follow the Redfish specification strictly (default true): methods and Allow, OData-Version, query
+   * parameters, PATCH semantics, privileges, subscriptions, HTTPS redirect. `false` relaxes every rule.
+   */
+  readonly strict?: boolean;
+  /** Rules relaxed even in strict mode (vendor behaviors can relax more; see `REDFISH_RULES`). */
+  readonly lenient?: readonly RedfishRule[];
   /** Clock for task completion and lockouts (tests may pass a fake one). */
   readonly now?: () => number;
   readonly logger?: Logger;
@@ -77,6 +93,7 @@ export class MockupService {
       throw new InvalidArgumentError(`taskDurationMs must be a non-negative number, got ${taskDurationMs}`);
     }
     checkLockoutPolicy(options.lockout);
+    const lenient = checkRuleNames(options.lenient ?? [], "lenient");
     this.settings = { authMode, pageSize: options.pageSize, taskDurationMs, lockout: options.lockout };
     this.state = new MockupState(tree, options.now);
     const credentials = options.credentials ?? DEFAULT_MOCKUP_CREDENTIALS;
@@ -93,6 +110,7 @@ export class MockupService {
       behaviors: this.behaviors,
       settings: this.settings,
       power: this.power,
+      rules: new StrictRules(options.strict ?? true, lenient, () => this.behaviors.relaxedRules()),
     };
     for (const behavior of options.behaviors ?? []) this.use(behavior);
   }
@@ -120,12 +138,19 @@ export class MockupService {
     return this.state.actions;
   }
 
+  /** The Redfish rules this service enforces now. */
+  get rules(): StrictRules {
+    return this.core.rules;
+  }
+
   /** Answers one request. Never throws: an unexpected failure is a 500 with a Redfish error body. */
   async handle(request: MockupRequest): Promise<MockupResponse> {
     const method = request.method.toUpperCase();
     const { pathname, query } = splitTarget(request.path);
     const headers = lowerCaseHeaders(request.headers);
     try {
+      const refused = unknownMethod(this.core.rules, method) ?? checkOdataVersion(this.core.rules, headers);
+      if (refused) return refused;
       const parsed = parseJsonBody(request.body);
       const auth = await authenticate(this.state, this.settings, {
         method,
@@ -142,6 +167,10 @@ export class MockupService {
         user: auth.user,
         body: request.body,
       };
+      const denied =
+        (await checkPrivileges(this.core, serviceRequest)) ??
+        (await methodNotAllowedHere(this.core, method, pathname));
+      if (denied) return denied;
       switch (method) {
         case "GET":
         case "HEAD":

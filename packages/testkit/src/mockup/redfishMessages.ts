@@ -71,6 +71,53 @@ const TEMPLATES = {
     severity: "Critical",
     resolution: "Do not attempt to delete a non-deletable resource.",
   },
+  QueryParameterUnsupported: {
+    message: "Query parameter '%1' is not supported.",
+    severity: "Warning",
+    resolution: "Correct or remove the query parameter and resubmit the request.",
+  },
+  QueryParameterOutOfRange: {
+    message: "The value '%1' for the query parameter %2 is out of range %3.",
+    severity: "Warning",
+    resolution:
+      "Reduce the value for the query parameter to a value that is within range and resubmit the request.",
+  },
+  PropertyUnknown: {
+    message: "The property %1 is not in the list of valid properties for the resource.",
+    severity: "Warning",
+    resolution:
+      "Remove the unknown property from the request body and resubmit the request if the operation failed.",
+  },
+  PropertyNotWritable: {
+    message: "The property %1 is a read only property and cannot be assigned a value.",
+    severity: "Warning",
+    resolution: "Remove the property from the request body and resubmit the request if the operation failed.",
+  },
+  PropertyMissing: {
+    message: "The property %1 is a required property and must be included in the request.",
+    severity: "Warning",
+    resolution:
+      "Ensure that the property is in the request body and has a valid value and resubmit the request if the operation failed.",
+  },
+  PropertyValueNotInList: {
+    message: "The value '%1' for the property %2 is not in the list of acceptable values.",
+    severity: "Warning",
+    resolution:
+      "Choose a value from the enumeration list that the implementation can support and resubmit the request if the operation failed.",
+  },
+  PropertyValueFormatError: {
+    message: "The value '%1' for the property %2 is of a different format than the property can accept.",
+    severity: "Warning",
+    resolution:
+      "Correct the value for the property in the request body and resubmit the request if the operation failed.",
+  },
+  InsufficientPrivilege: {
+    message:
+      "There are insufficient privileges for the account or credentials associated with the current session to perform the requested operation.",
+    severity: "Critical",
+    resolution:
+      "Either abandon the operation or change the associated access rights and resubmit the request if the operation failed.",
+  },
   Success: { message: "The request completed successfully.", severity: "OK", resolution: "None." },
   Created: { message: "The resource has been created successfully.", severity: "OK", resolution: "None." },
 } as const satisfies Record<string, MessageTemplate>;

@@ -3,6 +3,7 @@ import type { BehaviorRegistry, MockupRequestInfo } from "./behaviors.js";
 import type { MockupService } from "./mockupService.js";
 import type { MockupState } from "./mockupState.js";
 import type { PowerListeners } from "./powerEvents.js";
+import type { StrictRules } from "./strict/index.js";
 import type { MockupAuthMode, MockupRequest } from "./types.js";
 
 export interface MockupServiceSettings {
@@ -20,6 +21,8 @@ export interface ServiceCore {
   readonly behaviors: BehaviorRegistry;
   readonly settings: MockupServiceSettings;
   readonly power: PowerListeners;
+  /** The Redfish rules this service enforces (strict mode minus its leniencies). */
+  readonly rules: StrictRules;
 }
 
 /** A request after auth: method upper-cased, headers lower-cased, the user known. */
