@@ -1,4 +1,5 @@
 import { type JsonObject, linkOf } from "./json.js";
+import type { MockupDocument } from "./mockupDocument.js";
 import { expandResource, pageCollection, parseResourceQuery } from "./query.js";
 import { redfishError, resourceMissing } from "./redfishMessages.js";
 import { resourceKey } from "./resourcePath.js";
@@ -22,15 +23,18 @@ export async function handleGet(core: ServiceCore, request: ServiceRequest): Pro
   const refused = checkQueryParameters(core.rules, request.query);
   if (refused) return refused;
   const answer = await readResource(core, request.pathname, request.query);
-  return answer.path ? withResourceHeaders(core, answer.path, answer.response) : answer.response;
+  return answer.shown
+    ? withResourceHeaders(core, answer.shown.path, answer.shown.document, answer.response)
+    : answer.response;
 }
 
-/** The answer, and the path of the resource it shows (the member `only` picked, or the path asked). */
-async function readResource(
-  core: ServiceCore,
-  pathname: string,
-  query: string,
-): Promise<{ response: MockupResponse; path?: string }> {
+interface ReadAnswer {
+  readonly response: MockupResponse;
+  /** The resource the answer shows (the member `only` picked, or the one asked), for its headers. */
+  readonly shown?: { readonly path: string; readonly document: MockupDocument };
+}
+
+async function readResource(core: ServiceCore, pathname: string, query: string): Promise<ReadAnswer> {
   const { state, settings } = core;
   // A capture may hold a followed next-link page as its own folder (`DellSlots?$skip=50`): serve it as saved.
   if (query !== "") {
@@ -45,7 +49,7 @@ async function readResource(
   if (document.kind === "text")
     return {
       response: textResponse(document.status, document.text, document.contentType, headers),
-      path: pathname,
+      shown: { path: pathname, document },
     };
   if (document.status !== 200) return { response: jsonResponse(document.status, document.body, headers) };
 
@@ -63,7 +67,7 @@ async function readResource(
       return linked?.kind === "json" && linked.status === 200 ? linked.body : undefined;
     });
   }
-  return { response: jsonResponse(200, body, headers), path: pathname };
+  return { response: jsonResponse(200, body, headers), shown: { path: pathname, document } };
 }
 
 /** `?only` on a collection of exactly one member names that member (DSP0266); otherwise the collection. */

@@ -307,7 +307,10 @@ const REASONS: Record<number, string> = { 400: "Bad Request", 501: "Not Implemen
 
 /** A Redfish error written straight to a socket whose request the HTTP parser could not read. */
 function writeRawError(socket: Socket, status: number, problem: string): void {
-  if (!socket.writable) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const message = status === 501 ? "The method is not implemented by this service." : problem;
   const body = JSON.stringify(redfishError(status, "GeneralError", [], { message }).body);
   socket.end(

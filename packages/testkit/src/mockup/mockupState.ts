@@ -49,6 +49,8 @@ export class MockupState {
   /** Task monitor key → task path. */
   readonly taskMonitors = new Map<string, string>();
 
+  /** Bumped by every write and removal: what is derived from the resources (privileges) is fresh while it holds. */
+  private changes = 0;
   private readonly overlay = new Map<string, MockupJsonDocument>();
   private readonly deleted = new Set<string>();
   private readonly versions = new Map<string, number>();
@@ -69,6 +71,11 @@ export class MockupState {
     return this.tree.read(withoutQuery(path));
   }
 
+  /** How many writes and removals this state has seen. */
+  get generation(): number {
+    return this.changes;
+  }
+
   /** The body written in this state (not the tree's), read synchronously. */
   overlayBody(path: string): JsonObject | undefined {
     return this.overlay.get(resourceKey(path))?.body;
@@ -80,6 +87,7 @@ export class MockupState {
    */
   write(path: string, body: JsonObject, headers?: Readonly<Record<string, string>>): MockupJsonDocument {
     const key = resourceKey(path);
+    this.changes++;
     const version = (this.versions.get(key) ?? 0) + 1;
     this.versions.set(key, version);
     const etag = contentEtag(`${JSON.stringify(body)}#${version}`);
@@ -107,6 +115,7 @@ export class MockupState {
   /** Deletes the resource and everything under it. */
   remove(path: string): void {
     const key = resourceKey(path);
+    this.changes++;
     const prefix = `${key}/`;
     for (const existing of [...this.overlay.keys()]) {
       if (existing === key || existing.startsWith(prefix)) this.overlay.delete(existing);

@@ -3,6 +3,7 @@ import { SESSIONS_PATH } from "../auth.js";
 import { isCollection } from "../collections.js";
 import { pushUriKind } from "../firmwareUpdate.js";
 import { type JsonObject, stringField } from "../json.js";
+import type { MockupDocument } from "../mockupDocument.js";
 import { methodNotAllowed } from "../redfishMessages.js";
 import { resourceKey } from "../resourcePath.js";
 import type { ServiceCore } from "../serviceCore.js";
@@ -65,7 +66,10 @@ function methodsOf(pathname: string, body: JsonObject): string[] {
  */
 export async function allowedMethods(core: ServiceCore, pathname: string): Promise<string[] | undefined> {
   const document = await core.state.read(pathname);
-  if (!document) return undefined;
+  return document ? methodsOfDocument(pathname, document) : undefined;
+}
+
+function methodsOfDocument(pathname: string, document: MockupDocument): string[] | undefined {
   const captured = document.headers.allow;
   if (captured) return captured.split(",").map((method) => method.trim().toUpperCase());
   if (document.kind === "text") return READ_ONLY;
@@ -93,13 +97,14 @@ export async function methodNotAllowedHere(
 }
 
 /** The headers DSP0266 requires on GET and HEAD: `Allow`, `Cache-Control`, `Link` to the JSON schema. */
-export async function withResourceHeaders(
+export function withResourceHeaders(
   core: ServiceCore,
   pathname: string,
+  document: MockupDocument,
   response: MockupResponse,
-): Promise<MockupResponse> {
+): MockupResponse {
   if (!core.rules.enforces("responseHeaders") || response.status !== 200) return response;
-  const allow = (await allowedMethods(core, pathname)) ?? READ_ONLY;
+  const allow = methodsOfDocument(pathname, document) ?? READ_ONLY;
   const headers: Record<string, string> = {
     allow: allow.join(", "),
     "cache-control": "no-cache",

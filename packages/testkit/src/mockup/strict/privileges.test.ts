@@ -71,6 +71,18 @@ async function accountPathOfUser(service: MockupService, userName: string): Prom
 }
 
 describe("privileges of the predefined roles", () => {
+  it("follows a role change at once, although privileges are kept between reads", async () => {
+    const service = await exampleService();
+    expect((await request(service, "GET", SYSTEM, OPERATOR)).status).toBe(200);
+    expect((await request(service, "PATCH", SYSTEM, OPERATOR, { AssetTag: "a" })).status).toBe(204);
+    const demoted = await request(service, "PATCH", `${ACCOUNTS}/2`, ROOT, { RoleId: "ReadOnly" });
+    expect(demoted.status).toBe(204);
+    expectInsufficient(await request(service, "PATCH", SYSTEM, OPERATOR, { AssetTag: "b" }));
+    // A change made behind the handlers (a vendor hook, a test) counts too.
+    await service.merge(`${ACCOUNTS}/2`, { RoleId: "Operator" });
+    expect((await request(service, "PATCH", SYSTEM, OPERATOR, { AssetTag: "c" })).status).toBe(204);
+  });
+
   it("lets a ReadOnly user read but not change a system", async () => {
     const service = await exampleService();
     expect((await request(service, "GET", SYSTEM, VIEWER)).status).toBe(200);

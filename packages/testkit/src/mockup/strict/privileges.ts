@@ -90,8 +90,28 @@ export async function checkPrivileges(
     : redfishError(403, "InsufficientPrivilege");
 }
 
-/** The privileges the user's role grants (its Role resource, else the predefined defaults). */
+/** Privileges per user, kept while the state has no new write (reads far outnumber writes on a BMC). */
+const privilegeCache = new WeakMap<
+  MockupState,
+  { generation: number; byUser: Map<string, ReadonlySet<string>> }
+>();
+
 async function privilegesOf(state: MockupState, user: string): Promise<ReadonlySet<string>> {
+  let cached = privilegeCache.get(state);
+  if (!cached || cached.generation !== state.generation) {
+    cached = { generation: state.generation, byUser: new Map() };
+    privilegeCache.set(state, cached);
+  }
+  const known = cached.byUser.get(user);
+  if (known) return known;
+  const privileges = await readPrivileges(state, user);
+  // A write while reading them (another request) makes them stale: keep them only if none happened.
+  if (cached.generation === state.generation) cached.byUser.set(user, privileges);
+  return privileges;
+}
+
+/** The privileges the user's role grants (its Role resource, else the predefined defaults). */
+async function readPrivileges(state: MockupState, user: string): Promise<ReadonlySet<string>> {
   const roleId = await roleIdOf(state, user);
   if (roleId === undefined) return new Set();
   const role = await roleResource(state, roleId);
