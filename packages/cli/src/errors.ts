@@ -1,3 +1,5 @@
+import { RacksmithError } from "@racksmith/core";
+
 /** A command line that cannot be run as written: exit code 2 with the command's help hint. */
 export class UsageError extends Error {
   constructor(
@@ -14,5 +16,17 @@ export class ReportedFailure extends Error {
   constructor() {
     super("reported failure");
     this.name = "ReportedFailure";
+  }
+}
+
+/** The BMC refused the credentials the command was given (HTTP 401 on an authenticated read). */
+export class BmcAuthenticationError extends RacksmithError {
+  constructor(user: string, address: string, options: { cause?: unknown } = {}) {
+    super(
+      "bmc_auth_failed",
+      "UNAUTHENTICATED",
+      `authentication failed for user ${user} at ${address} (HTTP 401): check --username and --password (or --password-file)`,
+      { details: { user, address }, ...(options.cause === undefined ? {} : { cause: options.cause }) },
+    );
   }
 }

@@ -33,8 +33,14 @@ describe("racksmith mockup serve", () => {
 
     expect(await cliJson(redfishCliArgs({ url }, "power-state"))).toEqual({ powerState: "On" });
     const wrong = { username: "root", password: "wrong" };
-    const denied = await cli(redfishCliArgs({ url, credentials: wrong }, "power-state"));
-    expect(denied.stderr).toMatch(/HTTP 401/);
+    // A wrong password is named as such, by every operation, detect included (it reads no protected data).
+    for (const operation of ["detect", "explore", "power-state"]) {
+      const denied = await cli(redfishCliArgs({ url, credentials: wrong }, operation));
+      expect(denied.code).toBe(1);
+      expect(denied.stderr.trim()).toBe(
+        `racksmith: authentication failed for user root at ${url} (HTTP 401): check --username and --password (or --password-file) [bmc_auth_failed]`,
+      );
+    }
     const faulted = await cli(redfishCliArgs({ url }, "thermal"));
     expect(faulted.stderr).toMatch(/Thermal returned HTTP 503/);
 

@@ -44,7 +44,7 @@ describe("racksmith serve", () => {
   it.each([
     ["sever:\n  http: 127.0.0.1:0\n", /racksmith\.yaml: unknown key sever \(did you mean server\?\)/],
     ["engine:\n  concurrency: many\n", /racksmith\.yaml: engine\.concurrency: must be an integer/],
-    ["server:\n  grpc: nowhere\n", /racksmith\.yaml: server\.grpc: must match pattern/],
+    ["server:\n  grpc: nowhere\n", /racksmith\.yaml: server\.grpc: must look like "127\.0\.0\.1:50051" or/],
   ])("refuses a broken config with one line naming the key: %j", async (config, message) => {
     const run = await cli(["serve"], projectWith(config));
     expect(run.code).toBe(1);

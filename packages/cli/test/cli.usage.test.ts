@@ -25,6 +25,16 @@ describe("usage errors exit 2 with one line and a help hint", () => {
       /--password-file: cannot read \/no\/such\/file: ENOENT/,
       "racksmith redfish detect --help",
     ],
+    [
+      ["redfish", "--address", "127.0.0.1:8000", "detect"],
+      /--address needs a scheme: https:\/\/127\.0\.0\.1:8000 \(a BMC\) or http:\/\/127\.0\.0\.1:8000/,
+      "racksmith redfish detect --help",
+    ],
+    [
+      ["redfish", "--address", "ftp://127.0.0.1", "detect"],
+      /--address must start with http:\/\/ or https:\/\/, not ftp:\/\//,
+      "racksmith redfish detect --help",
+    ],
     [["mockup", "serve"], /missing required argument 'dir'/, "racksmith mockup serve --help"],
     [
       ["mockup", "serve", ".", "--auth", "magic"],

@@ -87,6 +87,10 @@ export const ERROR_CODES = {
     status: "NOT_FOUND",
     meaning: "the BMC has no job with this id (iDRAC: deleted by a queue clear, or never existed)",
   },
+  bmc_auth_failed: {
+    status: "UNAUTHENTICATED",
+    meaning: "the BMC refused the credentials given (HTTP 401): check the user name and password",
+  },
   bmc_job_queue_busy: {
     status: "FAILED_PRECONDITION",
     meaning:
@@ -253,6 +257,11 @@ export const ERROR_CODES = {
   },
 
   // ---- server: database ------------------------------------------------------------------------------------
+  listen_address_in_use: {
+    status: "FAILED_PRECONDITION",
+    meaning:
+      "a listener's address (REST or gRPC) is taken by another process: stop it or choose another address",
+  },
   database_unavailable: {
     status: "UNAVAILABLE",
     meaning: "the database cannot be reached or opened",

@@ -58,6 +58,17 @@ export function formatSchemaErrors(
           `${at}: must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
         );
         break;
+      case "pattern": {
+        // A pattern means little to a person: the schema's `examples` (ajv `verbose` passes the schema) do.
+        // The value itself is never quoted: it may be a URL with a password.
+        const examples = (error.parentSchema as { examples?: unknown } | undefined)?.examples;
+        lines.add(
+          Array.isArray(examples) && examples.length > 0
+            ? `${at}: must look like ${examples.map((example) => JSON.stringify(example)).join(" or ")}`
+            : `${at}: ${error.message ?? "is invalid"}`,
+        );
+        break;
+      }
       default:
         lines.add(`${at}: ${error.message ?? "is invalid"}`);
     }

@@ -64,12 +64,20 @@ describe("config", () => {
   });
 
   it.each([
-    ["server:\n  http: localhost", "server.http: must match pattern"],
-    ["database:\n  url: mysql://x", "database.url: must match pattern"],
+    [
+      "server:\n  http: localhost",
+      'server.http: must look like "127.0.0.1:8080" or "0.0.0.0:8080" or "[::1]:8080"',
+    ],
+    [
+      "database:\n  url: mysql://x:pw@db",
+      'database.url: must look like "postgres://racksmith@db.example:5432/racksmith"',
+    ],
     ["engine:\n  concurrency: 0", "engine.concurrency: must be >= 1"],
     ["log:\n  level: loud", "log.level: must be one of"],
   ])("checks the service sections: %j", (text, expected) => {
     expect(problems(text).join("; ")).toContain(expected);
+    // A pattern error shows examples, never the value (a database URL may hold a password).
+    expect(problems(text).join("; ")).not.toContain(":pw@");
   });
 
   it("documents every key with a description and a default", () => {

@@ -17,7 +17,8 @@ export interface LoadedConfig {
   baseDir: string;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
+// verbose: errors carry their schema, so a pattern error can show the key's `examples`.
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true });
 const validate = ajv.compile<RacksmithConfig>(configSchema);
 
 /**

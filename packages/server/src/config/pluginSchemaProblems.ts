@@ -25,7 +25,7 @@ export function pluginSchemaProblems(
   let validate = compiled.get(schema);
   if (!validate) {
     try {
-      validate = new Ajv({ allErrors: true, strict: false, useDefaults: true }).compile(
+      validate = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true }).compile(
         schema as SchemaObject,
       );
     } catch (error) {

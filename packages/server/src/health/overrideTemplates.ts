@@ -83,7 +83,8 @@ export function overrideTemplate(
           {
             id: alert.id,
             inAlertSince: at,
-            message: options.message ?? alert.message,
+            // An empty or blank message (a flag given without text) keeps the template's own.
+            message: options.message?.trim() ? options.message : alert.message,
             ...(alert.tenantMessage !== undefined ? { tenantMessage: alert.tenantMessage } : {}),
             classifications: [...alert.classifications],
           },

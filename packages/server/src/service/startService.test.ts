@@ -1,3 +1,4 @@
+import { createServer, type Server } from "node:net";
 import { silentLogger } from "@racksmith/core";
 import { defineStateMachine, doNothing, transition } from "@racksmith/core/engine";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -78,5 +79,28 @@ describe("a service that cannot start", () => {
     expect(error.code).toBe("database_unavailable");
     expect(error.message).toContain("127.0.0.1:1/racksmith");
     expect(error.message).not.toContain("Hunter2-Secret");
+  });
+
+  it.each([
+    ["REST", "http", "server.http / --http"],
+    ["gRPC", "grpc", "server.grpc / --grpc"],
+  ] as const)("refuses a taken %s address before opening the database, naming it", async (name, key, fix) => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen({ host: "127.0.0.1", port: 0 }, resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      // The database is unreachable: reaching it first would answer database_unavailable instead.
+      const error = (await startService({
+        config,
+        logger: silentLogger,
+        overrides: { [key]: `127.0.0.1:${port}`, databaseUrl: "postgres://racksmith@127.0.0.1:1/racksmith" },
+      }).catch((e: unknown) => e)) as Error & { code?: string };
+      expect(error.code).toBe("listen_address_in_use");
+      expect(error.message).toBe(
+        `${name} listener 127.0.0.1:${port} is in use: stop what listens there, or choose another address (${fix})`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

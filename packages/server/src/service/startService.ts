@@ -14,6 +14,7 @@ import { Extensions } from "./extensions.js";
 import type { FeatureRuntime, ServiceFeature } from "./feature.js";
 import { DEFAULT_FEATURES } from "./features.js";
 import { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
+import { assertListenersFree, type Listener, listenFailure } from "./listenCheck.js";
 import { createServiceLogger } from "./logger.js";
 import { validateFeatureConfigs } from "./validateFeatureConfigs.js";
 
@@ -65,6 +66,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { host } = await createPluginHost(loaded);
   const features = options.features ?? DEFAULT_FEATURES;
   validateFeatureConfigs(features, { config: loaded, host });
+  const restListener: Listener = { name: "REST", address: http, key: "server.http / --http" };
+  const grpcListener: Listener = { name: "gRPC", address: grpc, key: "server.grpc / --grpc" };
+  await assertListenersFree([restListener, grpcListener]);
 
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async (): Promise<void> => {
@@ -143,7 +147,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       { closeGraceMs: shutdownGraceMs },
     );
     cleanups.push(() => rest.close());
-    await rest.listen({ host: http.host, port: http.port });
+    await rest.listen({ host: http.host, port: http.port }).catch((error: unknown) => {
+      throw listenFailure(restListener, error);
+    });
     const restAddress = rest.server.address();
     const httpBound =
       typeof restAddress === "object" && restAddress ? { host: http.host, port: restAddress.port } : http;
@@ -154,7 +160,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       grpcApi.server.bindAsync(
         formatListenAddress(grpc),
         ServerCredentials.createInsecure(),
-        (error, port) => (error ? fail(error) : done(port)),
+        (error, port) => (error ? fail(listenFailure(grpcListener, error)) : done(port)),
       ),
     );
     cleanups.push(() => shutdownGrpcServer(grpcApi.server, shutdownGraceMs));

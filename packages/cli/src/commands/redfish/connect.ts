@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type BmcDriver, connectBmc, type DriverSelection, redfishStandardDriver } from "@racksmith/core";
-import { RedfishClient, type RedfishCredentials } from "@racksmith/core/redfish";
+import { RedfishClient, type RedfishCredentials, RedfishHttpError } from "@racksmith/core/redfish";
 import { createPluginHost, loadConfig } from "@racksmith/server";
-import { UsageError } from "../../errors.js";
+import { BmcAuthenticationError, UsageError } from "../../errors.js";
 import type { CliIo } from "../../io.js";
 
 export interface BmcFlags {
@@ -51,8 +51,25 @@ export function credentialsFrom(io: CliIo, flags: BmcFlags): RedfishCredentials 
   return { username: flags.username ?? "root", password };
 }
 
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+/** The address as given, once it names http or https: a bare host would be guessed as https and fail obscurely. */
+function checkAddress(address: string | undefined): string {
+  if (!address) throw new UsageError("--address is required");
+  const scheme = SCHEME.exec(address)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    throw new UsageError(
+      `--address needs a scheme: https://${address} (a BMC) or http://${address} (a mockup served without --tls)`,
+    );
+  }
+  if (scheme !== "http" && scheme !== "https") {
+    throw new UsageError(`--address must start with http:// or https://, not ${scheme}://`);
+  }
+  return address;
+}
+
 export function createClient(io: CliIo, flags: BmcFlags): RedfishClient {
-  if (!flags.address) throw new UsageError("--address is required");
+  const address = checkAddress(flags.address);
   const auth = flags.auth ?? "basic";
   if (auth !== "basic" && auth !== "session" && auth !== "none") {
     throw new UsageError(`--auth must be basic, session or none, got ${JSON.stringify(auth)}`);
@@ -63,7 +80,7 @@ export function createClient(io: CliIo, flags: BmcFlags): RedfishClient {
     throw new UsageError("--timeout must be a positive number of seconds");
   const ca = flags.caFile ? readSecretFile(io, flags.caFile, "--ca-file") : undefined;
   return new RedfishClient({
-    address: flags.address,
+    address,
     ...(credentials ? { credentials } : {}),
     auth: credentials ? auth : "none",
     tls: { ...(flags.insecure ? { insecure: true } : {}), ...(ca ? { ca } : {}) },
@@ -83,9 +100,27 @@ export async function connect(io: CliIo, flags: BmcFlags): Promise<BmcConnection
       settings: (definition) => host.driverSettings(definition.name),
       ...(flags.driver ? { pinned: flags.driver } : {}),
     });
+    await checkCredentials(client, io, flags);
     return { client, driver, selection };
   } catch (error) {
     await client.close();
     throw error;
+  }
+}
+
+/**
+ * Driver selection reads only what a BMC shows without credentials, so a wrong password would go unnoticed
+ * until the first real read: one authenticated read of the systems collection says so at once.
+ */
+async function checkCredentials(client: RedfishClient, io: CliIo, flags: BmcFlags): Promise<void> {
+  const credentials = credentialsFrom(io, flags);
+  if (!credentials || flags.auth === "none") return;
+  try {
+    await client.get("/redfish/v1/Systems");
+  } catch (error) {
+    if (error instanceof RedfishHttpError && error.httpStatus === 401) {
+      throw new BmcAuthenticationError(credentials.username, flags.address ?? "", { cause: error });
+    }
+    // Anything else (a BMC without a systems collection, a 403 for a password change) is the operation's to report.
   }
 }

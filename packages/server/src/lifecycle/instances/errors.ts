@@ -34,7 +34,8 @@ export class AllocationBlockedError extends RacksmithError {
     readonly alerts: readonly HealthProbeAlert[],
   ) {
     const named = alerts.map(
-      (alert) => `${alert.id}${alert.target ? ` (${alert.target})` : ""}: ${alert.message}`,
+      (alert) =>
+        `${alert.id}${alert.target ? ` (${alert.target})` : ""}${alert.message.trim() ? `: ${alert.message}` : ""}`,
     );
     super(
       "allocation_blocked",
