@@ -2,8 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { cli } from "./support/runCliForTest.js";
+import { describe, expect, it, vi } from "vitest";
+import { runCli } from "../src/main.js";
+import { cli, memoryIo } from "./support/runCliForTest.js";
 
 // The repository's racksmith.yaml: every vendor driver of the workspace.
 const CONFIG = fileURLToPath(new URL("../../../racksmith.yaml", import.meta.url));
@@ -38,10 +39,36 @@ describe("racksmith simulate --hosts", () => {
     expect(summary.redfishRequests).toBeGreaterThan(100);
   }, 150_000);
 
+  it("says once when every host is Ready and what to try, and sums the run up when stopped", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "racksmith-sim-ready-"));
+    try {
+      const io = memoryIo(dir);
+      const running = runCli(["simulate", "--hosts", "1", ...flags], io);
+      const said = () => io.err.join("");
+      // A safety net for a stuck run, not a speed bound: the host's path to Ready is what is waited for.
+      await vi.waitFor(
+        () => expect(said()).toMatch(/All 1 hosts Ready after \d+ s — try: racksmith machine list/),
+        {
+          timeout: 240_000,
+          interval: 100,
+        },
+      );
+      io.stop();
+      expect(await running).toBe(0);
+      expect(said().match(/All 1 hosts Ready/g)).toHaveLength(1);
+      expect(said()).toMatch(/Stopped after \d+ s: 1 ready · \d+ transitions · \d+ Redfish requests\n$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
   it("lists the stuck hosts with their wait reasons and exits 1 when --timeout passes first", async () => {
     const run = await cli(["simulate", "--hosts", "2", "--until", "ready", "--timeout", "3", ...flags]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/2 of 2 hosts did not reach ready within 3 s/);
+    // The time said is the time it took, start-up included, beside the timeout that was given.
+    expect(run.stderr).toMatch(
+      /2 of 2 hosts did not reach ready in \d+ s \(--timeout 3 s, counted from the start/,
+    );
     // Each host is either listed with its state and wait, or counted as not ingested yet.
     const listed = run.stderr.match(/^host-\S+\s+\S+\s+(true|false)\s+\S.*$/gm) ?? [];
     const notIngested = Number(/(\d+) not ingested yet/.exec(run.stderr)?.[1] ?? 0);

@@ -130,11 +130,12 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
           redfishRequests: site.fleet.stats.total,
         };
         if (flags.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+        else if (flags.until === undefined) io.stderr.write(`${stopSummary(summary)}\n`);
         if (flags.until !== undefined && !reached) {
           const stuck = stuckHosts(states, flags.until);
           const notIngested = hosts - states.length;
           io.stderr.write(
-            `racksmith: ${stuck.length + notIngested} of ${hosts} hosts did not reach ${flags.until} within ${timeoutMs / 1000} s:\n`,
+            `racksmith: ${stuck.length + notIngested} of ${hosts} hosts did not reach ${flags.until} in ${Math.round(summary.elapsedSeconds)} s (--timeout ${timeoutMs / 1000} s, counted from the start, site start-up included):\n`,
           );
           if (stuck.length > 0) io.stderr.write(renderTable(stuck, ["id", "state", "aboveSla", "reason"]));
           if (notIngested > 0) {
@@ -165,9 +166,15 @@ async function watch(
   const tty = io.stderr.isTTY === true;
   let lastLine = "";
   let lastPrinted = 0;
+  let announced = false;
   for (;;) {
     const states = await site.hostStates();
     const elapsed = Date.now() - options.started;
+    const allReady = states.length === options.hosts && states.every((host) => host.state.state === "ready");
+    if (allReady && !announced && !options.json) {
+      announced = true;
+      io.stderr.write(`${tty ? "\r\x1b[K" : ""}${readyLine(options.hosts, elapsed)}\n`);
+    }
     if (!options.json) {
       const line = progressLine(states, options.hosts, elapsed);
       const changed = line.slice(6) !== lastLine.slice(6);
@@ -188,6 +195,28 @@ async function watch(
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** Said once, when the whole rack first reads Ready: what to try next. */
+function readyLine(hosts: number, elapsedMs: number): string {
+  return (
+    `All ${hosts} hosts Ready after ${Math.round(elapsedMs / 1000)} s — try: racksmith machine list · ` +
+    "racksmith instance allocate --machine <host id> --tenant acme · racksmith machine show <host id> --history"
+  );
+}
+
+/** The line a stopped (Ctrl+C) simulation ends with. */
+function stopSummary(summary: {
+  elapsedSeconds: number;
+  states: Record<string, number>;
+  transitions: number;
+  redfishRequests: number;
+}): string {
+  const states = Object.entries(summary.states).map(([state, count]) => `${count} ${state}`);
+  return (
+    `Stopped after ${Math.round(summary.elapsedSeconds)} s: ${states.join(" · ") || "no host ingested"} · ` +
+    `${summary.transitions} transitions · ${summary.redfishRequests} Redfish requests`
+  );
 }
 
 function positiveInteger(value: string, flag: string): number {
