@@ -21,14 +21,21 @@ const BASE = {
   hostFacingMac: null,
   createdAt: "2025-01-02T00:00:00.000Z",
   history: [
-    { state: "hostInit", label: "hostInit/machineSetup", version: 3, enteredAt: "2025-01-02T00:10:00.000Z" },
+    {
+      state: "hostInit",
+      label: "hostInit/machineSetup",
+      version: 3,
+      enteredAt: "2025-01-02T00:10:00.000Z",
+      slaMs: 1_800_000,
+    },
     {
       state: "hostInit",
       label: "hostInit/disableLockdown",
       version: 2,
       enteredAt: "2025-01-02T00:05:00.000Z",
+      slaMs: 240_000,
     },
-    { state: "created", label: "created", version: 1, enteredAt: "2025-01-02T00:00:00.000Z" },
+    { state: "created", label: "created", version: 1, enteredAt: "2025-01-02T00:00:00.000Z", slaMs: null },
   ],
 };
 const WAITING = {
@@ -106,16 +113,17 @@ describe("racksmith machine show / force-delete (against a fake service)", () =>
     expect(service.requests).toEqual([{ method: "GET", url: "/api/v1/machines/host-1", body: undefined }]);
   });
 
-  it("show --history adds the history table (version, entered at, label) instead of the one-liner", async () => {
+  it("show --history adds the history table (how long each state lasted, against its SLA) instead of the one-liner", async () => {
     const result = await run("machine", "show", "host-1", "--history");
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/^history\s+2025/m);
     const table = result.stdout.slice(result.stdout.indexOf("\nhistory:\n"));
+    // The current state lasted its time in state (1h 02m 03s) so far; v2 lasted 5 min against a 4-min SLA.
     expect(table.split("\n").slice(2, 6)).toEqual([
-      "  VERSION  ENTERED AT                LABEL",
-      "  3        2025-01-02T00:10:00.000Z  hostInit/machineSetup",
-      "  2        2025-01-02T00:05:00.000Z  hostInit/disableLockdown",
-      "  1        2025-01-02T00:00:00.000Z  created",
+      "  VERSION  ENTERED AT                LABEL                     LASTED           SLA",
+      "  3        2025-01-02T00:10:00.000Z  hostInit/machineSetup     1h 02m (so far)  30m 00s — ABOVE SLA",
+      "  2        2025-01-02T00:05:00.000Z  hostInit/disableLockdown  5m 00s           4m 00s — ABOVE SLA",
+      "  1        2025-01-02T00:00:00.000Z  created                   5m 00s           none",
     ]);
   });
 

@@ -21,6 +21,8 @@ export interface MachineHistoryEntry {
   label?: string;
   version: number;
   enteredAt: string;
+  /** The SLA of that state (null: none; absent from older services). */
+  slaMs?: number | null;
 }
 
 /** `1h 02m`, `3m 07s`, `12s`: enough to compare with an SLA at a glance. */
@@ -70,14 +72,34 @@ export function renderLifecycleBlock(lifecycle: MachineLifecycle | null | undefi
   return `\nlifecycle:\n${indent(renderRecord(record))}`;
 }
 
-/** Newest first, as the service returns it. */
-export function renderHistoryTable(history: readonly MachineHistoryEntry[]): string {
-  const rows = history.map((entry) => ({
-    version: entry.version,
-    enteredAt: entry.enteredAt,
-    label: entry.label ?? entry.state,
-  }));
-  return `\nhistory:\n${indent(renderTable(rows, ["version", "enteredAt", "label"]))}`;
+/**
+ * Newest first, as the service returns it: each state with how long it lasted (until the next one entered;
+ * the current one for `currentMs`, the service's time in state, else until now) against its SLA.
+ */
+export function renderHistoryTable(
+  history: readonly MachineHistoryEntry[],
+  currentMs?: number,
+  now: Date = new Date(),
+): string {
+  const rows = history.map((entry, index) => {
+    const next = history[index - 1];
+    const lastedMs = next
+      ? Date.parse(next.enteredAt) - Date.parse(entry.enteredAt)
+      : (currentMs ?? now.getTime() - Date.parse(entry.enteredAt));
+    return {
+      version: entry.version,
+      enteredAt: entry.enteredAt,
+      label: entry.label ?? entry.state,
+      lasted: `${formatDuration(lastedMs)}${next ? "" : " (so far)"}`,
+      sla: slaText(entry.slaMs, lastedMs),
+    };
+  });
+  return `\nhistory:\n${indent(renderTable(rows, ["version", "enteredAt", "label", "lasted", "sla"]))}`;
+}
+
+function slaText(slaMs: number | null | undefined, lastedMs: number): string {
+  if (slaMs === null || slaMs === undefined) return "none";
+  return `${formatDuration(slaMs)}${lastedMs > slaMs ? " — ABOVE SLA" : ""}`;
 }
 
 const indent = (text: string) =>

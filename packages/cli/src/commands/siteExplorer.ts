@@ -245,7 +245,7 @@ export function registerSiteExplorerCommands(program: Command, io: CliIo): void 
           : { history: history.map((entry) => `${entry.enteredAt} ${entry.state} (v${entry.version})`) }),
       }) +
       renderLifecycleBlock(lifecycle) +
-      (flags.history ? renderHistoryTable(history) : "");
+      (flags.history ? renderHistoryTable(history, lifecycle?.timeInStateMs) : "");
     printOutput(io, { kind: "record", value: detail, human }, Boolean(flags.json));
   });
 

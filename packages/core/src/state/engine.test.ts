@@ -333,6 +333,11 @@ describe("StateEngine", () => {
     const above = await stateOf(engine, "w_sla", "slow");
     expect(above.sla).toEqual({ slaMs: 60_000, aboveSla: true });
     expect(above.timeInStateMs).toBe(61_000);
+    // Each history entry carries the SLA of its own state (none for `new`).
+    expect(above.history.map((h) => [h.state.state, h.slaMs])).toEqual([
+      ["assembling", 60_000],
+      ["new", null],
+    ]);
     expect(await registry.getSingleMetricAsString("racksmith_state_objects_above_sla")).toContain(
       'object_type="w_sla",state="assembling"} 1',
     );

@@ -243,6 +243,7 @@ export class StateEngine {
         state: h.state,
         version: h.version,
         enteredAt: h.enteredAt.toISOString(),
+        slaMs: exempt.has(row.objectId) ? null : stateSla(rt.machine, h.state),
       })),
     };
   }

@@ -77,6 +77,9 @@ export interface ObjectStateView {
   timeInStateMs: number;
   sla: { slaMs: number | null; aboveSla: boolean };
   outcome: StoredOutcome | null;
-  /** Newest first. Empty in `listObjects` results. */
-  history: Array<{ state: TaggedState; version: number; enteredAt: string }>;
+  /**
+   * Newest first, each with the SLA of its state (null: none, or the object is exempt). Empty in
+   * `listObjects` results.
+   */
+  history: Array<{ state: TaggedState; version: number; enteredAt: string; slaMs: number | null }>;
 }

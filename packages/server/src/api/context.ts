@@ -25,7 +25,12 @@ export interface ObjectStateDto {
     error?: { code: string; message: string };
     at: string;
   } | null;
-  history: Array<{ state: { state: string; [key: string]: unknown }; version: number; enteredAt: string }>;
+  history: Array<{
+    state: { state: string; [key: string]: unknown };
+    version: number;
+    enteredAt: string;
+    slaMs: number | null;
+  }>;
 }
 
 export interface ReadinessCheck {

@@ -30,7 +30,7 @@ function object(
 
 /** A history entry (states are open JSON objects, so the literal is built outside the TaggedState context). */
 function entry(state: { state: string; [key: string]: unknown }, version: number, enteredAt: string) {
-  return { state, version, enteredAt };
+  return { state, version, enteredAt, slaMs: state.state === "failed" ? 0 : null };
 }
 
 describe("machineLifecycle", () => {
@@ -58,9 +58,9 @@ describe("machineLifecycle", () => {
       outcome: { kind: "doNothing", at: "2026-01-01T00:01:00.000Z" },
       failure,
     });
-    expect(detail.history.map((entry) => [entry.state, entry.label])).toEqual([
-      ["failed", "failed"],
-      ["waitingForCleanup", "waitingForCleanup/hostCleanup"],
+    expect(detail.history.map((entry) => [entry.state, entry.label, entry.slaMs])).toEqual([
+      ["failed", "failed", 0],
+      ["waitingForCleanup", "waitingForCleanup/hostCleanup", null],
     ]);
   });
 

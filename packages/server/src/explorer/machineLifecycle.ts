@@ -37,6 +37,7 @@ export function machineLifecycle(
       label: stateLabelOf(entry.state),
       version: entry.version,
       enteredAt: entry.enteredAt,
+      slaMs: entry.slaMs,
     })),
   };
 }

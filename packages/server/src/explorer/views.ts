@@ -96,7 +96,7 @@ export interface MachineDetail extends MachineView {
   hostFacingMac: string | null;
   createdAt: string;
   /** The managed host's lifecycle history, newest first; `label` as metrics and lists show the state. */
-  history: Array<{ state: string; label: string; version: number; enteredAt: string }>;
+  history: Array<{ state: string; label: string; version: number; enteredAt: string; slaMs: number | null }>;
   /** Null while the host has no lifecycle object. */
   lifecycle: MachineLifecycleView | null;
 }

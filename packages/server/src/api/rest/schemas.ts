@@ -72,6 +72,7 @@ export const objectStateSchema = {
           state: taggedState,
           version: { type: "integer" },
           enteredAt: { type: "string", format: "date-time" },
+          slaMs: { type: ["integer", "null"], description: "The SLA of that state; null: none" },
         },
       },
     },

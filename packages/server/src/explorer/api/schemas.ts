@@ -156,6 +156,7 @@ export const machineDetailSchema = {
           label: { type: "string", description: "e.g. hostInit/machineSetup" },
           version: { type: "integer" },
           enteredAt: { type: "string", format: "date-time" },
+          slaMs: { type: ["integer", "null"], description: "The SLA of that state; null: none" },
         },
       },
     },
