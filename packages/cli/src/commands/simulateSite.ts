@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { ObjectStateView } from "@racksmith/core/engine";
 import { loadConfig } from "@racksmith/server";
 import {
   countByState,
@@ -170,8 +171,7 @@ async function watch(
   for (;;) {
     const states = await site.hostStates();
     const elapsed = Date.now() - options.started;
-    const allReady = states.length === options.hosts && states.every((host) => host.state.state === "ready");
-    if (allReady && !announced && !options.json) {
+    if (!announced && !options.json && allIn(states, options.hosts, "ready")) {
       announced = true;
       io.stderr.write(`${tty ? "\r\x1b[K" : ""}${readyLine(options.hosts, elapsed)}\n`);
     }
@@ -185,16 +185,18 @@ async function watch(
       }
       lastLine = line;
     }
-    const done =
-      options.until !== undefined &&
-      states.length === options.hosts &&
-      states.every((host) => host.state.state === options.until);
+    const done = options.until !== undefined && allIn(states, options.hosts, options.until);
     if (done || stopped || (options.until !== undefined && elapsed > options.timeoutMs)) {
       if (!options.json) io.stderr.write(tty ? "\n" : `${lastLine}\n`);
       return done;
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** Every one of the site's hosts is ingested and in `state`. */
+function allIn(states: readonly ObjectStateView[], hosts: number, state: string): boolean {
+  return states.length === hosts && states.every((host) => host.state.state === state);
 }
 
 /** Said once, when the whole rack first reads Ready: what to try next. */

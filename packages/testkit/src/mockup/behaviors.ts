@@ -96,6 +96,8 @@ interface CompiledBehavior {
 /** The behaviors added to one service, with their keys compiled once. */
 export class BehaviorRegistry {
   private compiled: CompiledBehavior[] = [];
+  /** The strict-mode rules the added behaviors relax; recomputed when one is added or removed. */
+  private relaxed: ReadonlySet<RedfishRule> = new Set();
 
   add(behavior: MockupBehavior): () => void {
     const entry: CompiledBehavior = {
@@ -105,8 +107,10 @@ export class BehaviorRegistry {
       post: compileHooks(behavior.post, false),
     };
     this.compiled.push(entry);
+    this.relaxed = relaxedBy(this.compiled);
     return () => {
       this.compiled = this.compiled.filter((candidate) => candidate !== entry);
+      this.relaxed = relaxedBy(this.compiled);
     };
   }
 
@@ -126,11 +130,9 @@ export class BehaviorRegistry {
     return hooks.some(({ matches }) => matches(path));
   }
 
-  /** The strict-mode rules the added behaviors relax. */
-  *relaxedRules(): Iterable<RedfishRule> {
-    for (const entry of this.compiled) {
-      yield* Object.keys(entry.behavior.leniencies ?? {}) as RedfishRule[];
-    }
+  /** The strict-mode rules the added behaviors relax (asked on every request: kept, not recomputed). */
+  relaxedRules(): ReadonlySet<RedfishRule> {
+    return this.relaxed;
   }
 
   async runAction(context: MockupActionContext): Promise<MockupHookResult> {
@@ -161,6 +163,10 @@ export class BehaviorRegistry {
   async runReset(context: MockupResetContext): Promise<void> {
     for (const entry of this.compiled) await entry.behavior.onReset?.(context);
   }
+}
+
+function relaxedBy(compiled: readonly CompiledBehavior[]): ReadonlySet<RedfishRule> {
+  return new Set(compiled.flatMap((entry) => Object.keys(entry.behavior.leniencies ?? {}) as RedfishRule[]));
 }
 
 function compileHooks<Context>(

@@ -5,7 +5,7 @@ import { redfishError, resourceMissing } from "./redfishMessages.js";
 import { resourceKey } from "./resourcePath.js";
 import { jsonResponse, textResponse } from "./responses.js";
 import type { ServiceCore, ServiceRequest } from "./serviceCore.js";
-import { asksOnly, checkQueryParameters, withResourceHeaders } from "./strict/index.js";
+import { checkQueryParameters, withResourceHeaders } from "./strict/index.js";
 import { readTaskMonitor } from "./tasks.js";
 import type { MockupResponse } from "./types.js";
 
@@ -53,25 +53,22 @@ async function readResource(core: ServiceCore, pathname: string, query: string):
     };
   if (document.status !== 200) return { response: jsonResponse(document.status, document.body, headers) };
 
-  const only = onlyMember(document.body, query);
-  if (only !== undefined) return readResource(core, only, "");
   const parsed = parseResourceQuery(query);
   if (!parsed.ok)
     return {
       response: redfishError(400, "QueryParameterValueFormatError", [parsed.value, parsed.parameter]),
     };
+  const only = parsed.query.only ? onlyMember(document.body) : undefined;
+  if (only !== undefined) return readResource(core, only, "");
   let body = pageCollection(document.body, pathname, parsed.query, settings.pageSize);
   if (parsed.query.expand) {
-    body = await expandResource(body, parsed.query.expand, async (path) => {
-      const linked = await state.read(path);
-      return linked?.kind === "json" && linked.status === 200 ? linked.body : undefined;
-    });
+    body = await expandResource(body, parsed.query.expand, (path) => state.readJson(path));
   }
   return { response: jsonResponse(200, body, headers), shown: { path: pathname, document } };
 }
 
 /** `?only` on a collection of exactly one member names that member (DSP0266); otherwise the collection. */
-function onlyMember(body: JsonObject, query: string): string | undefined {
-  if (!asksOnly(query) || !Array.isArray(body.Members) || body.Members.length !== 1) return undefined;
+function onlyMember(body: JsonObject): string | undefined {
+  if (!Array.isArray(body.Members) || body.Members.length !== 1) return undefined;
   return linkOf(body.Members[0]);
 }

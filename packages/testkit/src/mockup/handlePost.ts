@@ -52,7 +52,7 @@ export async function handlePost(core: ServiceCore, request: ServiceRequest): Pr
   if (!current) return resourceMissing(request.pathname);
   if (!currentBody || !isCollection(currentBody))
     return methodNotAllowed("POST", request.pathname, "GET, HEAD, PATCH");
-  const invalid = await checkSubscription(core, request.pathname, body);
+  const invalid = await checkSubscription(core, request.pathname, currentBody, body);
   if (invalid) return invalid;
 
   const { Password: _password, ...withoutPassword } = body;

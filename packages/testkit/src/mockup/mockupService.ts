@@ -198,8 +198,7 @@ export class MockupService {
 
   /** The JSON resource at a path as the BMC currently holds it (undefined when missing or not JSON). */
   async read(path: string): Promise<JsonObject | undefined> {
-    const document = await this.state.read(path);
-    return document?.kind === "json" && document.status === 200 ? document.body : undefined;
+    return this.state.readJson(path);
   }
 
   /** Replaces or creates a resource; returns its new ETag. */

@@ -71,6 +71,12 @@ export class MockupState {
     return this.tree.read(withoutQuery(path));
   }
 
+  /** The body of the JSON resource at a path, when it exists and is not an error document. */
+  async readJson(path: string): Promise<JsonObject | undefined> {
+    const document = await this.read(path);
+    return document?.kind === "json" && document.status === 200 ? document.body : undefined;
+  }
+
   /** How many writes and removals this state has seen. */
   get generation(): number {
     return this.changes;

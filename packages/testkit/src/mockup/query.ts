@@ -7,6 +7,8 @@ export interface ResourceQuery {
   readonly top?: number;
   readonly skip?: number;
   readonly expand?: { readonly kind: ExpandKind; readonly levels: number };
+  /** `only`: a collection of exactly one member answers with that member (DSP0266). */
+  readonly only?: boolean;
 }
 
 export type QueryParseResult =
@@ -16,10 +18,11 @@ export type QueryParseResult =
 const MAX_EXPAND_LEVELS = 6;
 const EXPAND = /^([.*~])(?:\(\$levels=(\d+)\))?$/;
 
-/** Reads `$top`, `$skip` and `$expand`; other query parameters are ignored, as many BMCs do. */
+/** Reads `$top`, `$skip`, `$expand` and `only`; other query parameters are ignored, as many BMCs do. */
 export function parseResourceQuery(query: string): QueryParseResult {
   const params = new URLSearchParams(query);
-  const parsed: { top?: number; skip?: number; expand?: ResourceQuery["expand"] } = {};
+  const parsed: { top?: number; skip?: number; expand?: ResourceQuery["expand"]; only?: boolean } = {};
+  if (params.has("only")) parsed.only = true;
   for (const name of ["$top", "$skip"] as const) {
     const raw = params.get(name);
     if (raw === null) continue;

@@ -20,7 +20,7 @@ export async function watchVendorReset(
   action: AdvertisedAction,
 ): Promise<VendorResetWatch | undefined> {
   if (core.power.size === 0) return undefined;
-  const system = await readJson(core, action.resourcePath);
+  const system = await core.state.readJson(action.resourcePath);
   if (!isPoweredResource(system)) return undefined;
   return {
     powerStateBefore: stringField(system, "PowerState"),
@@ -37,7 +37,7 @@ export async function reportVendorReset(
   response: MockupResponse,
 ): Promise<void> {
   if (!watch || response.status >= 300) return;
-  const after = stringField(await readJson(core, action.resourcePath), "PowerState");
+  const after = stringField(await core.state.readJson(action.resourcePath), "PowerState");
   const isReset = /reset/i.test(action.name) || after !== watch.powerStateBefore;
   if (!isReset) return;
   const booted = after === "On" && body.ResetType !== "Nmi";
@@ -50,9 +50,4 @@ export async function reportVendorReset(
     booted,
     bootOverride: booted ? watch.bootOverride : undefined,
   });
-}
-
-async function readJson(core: ServiceCore, path: string): Promise<JsonObject | undefined> {
-  const document = await core.state.read(path);
-  return document?.kind === "json" && document.status === 200 ? document.body : undefined;
 }

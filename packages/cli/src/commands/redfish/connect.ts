@@ -68,13 +68,16 @@ function checkAddress(address: string | undefined): string {
   return address;
 }
 
-export function createClient(io: CliIo, flags: BmcFlags): RedfishClient {
+export function createClient(
+  io: CliIo,
+  flags: BmcFlags,
+  credentials: RedfishCredentials | undefined = credentialsFrom(io, flags),
+): RedfishClient {
   const address = checkAddress(flags.address);
   const auth = flags.auth ?? "basic";
   if (auth !== "basic" && auth !== "session" && auth !== "none") {
     throw new UsageError(`--auth must be basic, session or none, got ${JSON.stringify(auth)}`);
   }
-  const credentials = credentialsFrom(io, flags);
   const timeout = flags.timeout === undefined ? undefined : Number(flags.timeout);
   if (timeout !== undefined && !(timeout > 0))
     throw new UsageError("--timeout must be a positive number of seconds");
@@ -92,7 +95,9 @@ export function createClient(io: CliIo, flags: BmcFlags): RedfishClient {
 export async function connect(io: CliIo, flags: BmcFlags): Promise<BmcConnection> {
   const config = loadConfig({ ...(flags.config ? { file: flags.config } : {}), cwd: io.cwd });
   const { host } = await createPluginHost(config);
-  const client = createClient(io, flags);
+  // Read once: a --password-file is read for the client and named in an authentication failure.
+  const credentials = credentialsFrom(io, flags);
+  const client = createClient(io, flags, credentials);
   try {
     const { driver, selection } = await connectBmc(client, {
       drivers: host.bmcDriverDefinitions(),
@@ -100,7 +105,7 @@ export async function connect(io: CliIo, flags: BmcFlags): Promise<BmcConnection
       settings: (definition) => host.driverSettings(definition.name),
       ...(flags.driver ? { pinned: flags.driver } : {}),
     });
-    await checkCredentials(client, io, flags);
+    await checkCredentials(client, credentials, flags);
     return { client, driver, selection };
   } catch (error) {
     await client.close();
@@ -112,8 +117,11 @@ export async function connect(io: CliIo, flags: BmcFlags): Promise<BmcConnection
  * Driver selection reads only what a BMC shows without credentials, so a wrong password would go unnoticed
  * until the first real read: one authenticated read of the systems collection says so at once.
  */
-async function checkCredentials(client: RedfishClient, io: CliIo, flags: BmcFlags): Promise<void> {
-  const credentials = credentialsFrom(io, flags);
+async function checkCredentials(
+  client: RedfishClient,
+  credentials: RedfishCredentials | undefined,
+  flags: BmcFlags,
+): Promise<void> {
   if (!credentials || flags.auth === "none") return;
   try {
     await client.get("/redfish/v1/Systems");

@@ -8,6 +8,7 @@ import { methodNotAllowed } from "../redfishMessages.js";
 import { resourceKey } from "../resourcePath.js";
 import type { ServiceCore } from "../serviceCore.js";
 import type { MockupResponse } from "../types.js";
+import { isPredefinedRole } from "./privileges.js";
 
 const READ_ONLY = ["GET", "HEAD"];
 const UPDATABLE = ["GET", "HEAD", "PATCH"];
@@ -53,10 +54,10 @@ function methodsOf(pathname: string, body: JsonObject): string[] {
       resourceKey(pathname) === resourceKey(SESSIONS_PATH);
     return creatable ? CREATABLE_COLLECTION : READ_ONLY;
   }
+  if (isPredefinedRole(body)) return READ_ONLY;
   if (type === undefined) return UPDATABLE;
   if (READ_ONLY_TYPES.has(type)) return READ_ONLY;
   if (DELETABLE_ONLY_TYPES.has(type)) return DELETABLE_ONLY;
-  if (type === "Role" && body.IsPredefined === true) return READ_ONLY;
   return DELETABLE_TYPES.has(type) ? DELETABLE : UPDATABLE;
 }
 

@@ -6,7 +6,7 @@ export { allowedMethods, methodNotAllowedHere, withResourceHeaders } from "./all
 export { mergePatch } from "./patchArrays.js";
 export { type PatchPlan, patchPartlyApplied, patchRefused, planPatch } from "./patchProperties.js";
 export { checkPrivileges } from "./privileges.js";
-export { asksOnly, checkQueryParameters } from "./queryParameters.js";
+export { checkQueryParameters } from "./queryParameters.js";
 export { checkOdataVersion, unknownMethod } from "./requestChecks.js";
 export {
   checkRuleNames,

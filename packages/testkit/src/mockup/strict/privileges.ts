@@ -72,7 +72,7 @@ export async function checkPrivileges(
   if (!core.rules.enforces("privileges")) return undefined;
   // Only writes look at their target: for a predefined role, or for the user's own account or session.
   const reading = request.method === "GET" || request.method === "HEAD";
-  const target = reading ? undefined : await readJson(core.state, request.pathname);
+  const target = reading ? undefined : await core.state.readJson(request.pathname);
   // Predefined roles are read-only whoever asks (DSP0266), even with authentication off.
   if (WRITES_TO_ROLES.has(request.method) && target && isPredefinedRole(target)) {
     return methodNotAllowed(request.method, request.pathname, "GET, HEAD");
@@ -133,21 +133,21 @@ async function roleIdOf(state: MockupState, user: string): Promise<string | unde
 
 async function accountOf(state: MockupState, user: string): Promise<JsonObject | undefined> {
   // accountPathOf falls back to the collection when no member matches, so check the result.
-  const account = await readJson(state, await accountPathOf(state, user));
+  const account = await state.readJson(await accountPathOf(state, user));
   return account && isManagerAccount(account) && account.UserName === user ? account : undefined;
 }
 
 /** `Roles/<RoleId>` under the AccountService's Roles link, else the member of that collection with the RoleId. */
 async function roleResource(state: MockupState, roleId: string): Promise<JsonObject | undefined> {
-  const service = await readJson(state, ACCOUNT_SERVICE);
+  const service = await state.readJson(ACCOUNT_SERVICE);
   const rolesPath = linkOf(service?.Roles) ?? `${ACCOUNT_SERVICE}/Roles`;
-  const direct = await readJson(state, childPath(rolesPath, roleId));
+  const direct = await state.readJson(childPath(rolesPath, roleId));
   if (direct && isRole(direct)) return direct;
-  const roles = await readJson(state, rolesPath);
+  const roles = await state.readJson(rolesPath);
   const members = roles && isCollection(roles) && Array.isArray(roles.Members) ? roles.Members : [];
   for (const member of members) {
     const path = linkOf(member);
-    const role = path ? await readJson(state, path) : undefined;
+    const role = path ? await state.readJson(path) : undefined;
     if (role && isRole(role) && (role.RoleId ?? role.Id) === roleId) return role;
   }
   return undefined;
@@ -187,13 +187,9 @@ function hasPrivilegeLists(role: JsonObject): boolean {
   return Array.isArray(role.AssignedPrivileges) || Array.isArray(role.OemPrivileges);
 }
 
-function isPredefinedRole(body: JsonObject): boolean {
+/** A role the specification makes read-only (also what the `Allow` of its resource says). */
+export function isPredefinedRole(body: JsonObject): boolean {
   return isRole(body) && body.IsPredefined === true;
-}
-
-async function readJson(state: MockupState, path: string): Promise<JsonObject | undefined> {
-  const document = await state.read(path);
-  return document?.kind === "json" && document.status === 200 ? document.body : undefined;
 }
 
 function stringsOf(value: unknown): string[] {

@@ -23,8 +23,3 @@ export function checkQueryParameters(rules: StrictRules, query: string): MockupR
   }
   return undefined;
 }
-
-/** True when the query asks for `only` (a one-member collection answers with its member). */
-export function asksOnly(query: string): boolean {
-  return query !== "" && new URLSearchParams(query).has("only");
-}

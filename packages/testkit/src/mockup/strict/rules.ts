@@ -48,15 +48,13 @@ export class StrictRules {
   constructor(
     readonly strict: boolean,
     relaxed: readonly RedfishRule[],
-    private readonly relaxedByBehaviors: () => Iterable<RedfishRule>,
+    private readonly relaxedByBehaviors: () => ReadonlySet<RedfishRule>,
   ) {
     this.relaxed = new Set(relaxed);
   }
 
   enforces(rule: RedfishRule): boolean {
-    if (!this.strict || this.relaxed.has(rule)) return false;
-    for (const relaxed of this.relaxedByBehaviors()) if (relaxed === rule) return false;
-    return true;
+    return this.strict && !this.relaxed.has(rule) && !this.relaxedByBehaviors().has(rule);
   }
 
   /** The rules enforced now, in catalogue order. */

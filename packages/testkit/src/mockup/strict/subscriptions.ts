@@ -18,9 +18,13 @@ const EVENT_FORMAT_TYPES = ["Event", "MetricReport"];
 export async function checkSubscription(
   core: ServiceCore,
   pathname: string,
+  collection: JsonObject,
   body: JsonObject,
 ): Promise<MockupResponse | undefined> {
-  if (!core.rules.enforces("subscriptions") || !(await isSubscriptionCollection(core.state, pathname))) {
+  if (
+    !core.rules.enforces("subscriptions") ||
+    !(await isSubscriptionCollection(core.state, pathname, collection))
+  ) {
     return undefined;
   }
   return (
@@ -32,14 +36,15 @@ export async function checkSubscription(
 }
 
 /** The collection the EventService links as `Subscriptions`, the standard path, or one typed so. */
-async function isSubscriptionCollection(state: MockupState, pathname: string): Promise<boolean> {
+async function isSubscriptionCollection(
+  state: MockupState,
+  pathname: string,
+  collection: JsonObject,
+): Promise<boolean> {
   if (resourceKey(pathname).endsWith("/eventservice/subscriptions")) return true;
-  const service = await state.read(EVENT_SERVICE);
-  const linked = service?.kind === "json" ? linkOf(service.body.Subscriptions) : undefined;
-  if (linked !== undefined && samePath(linked, pathname)) return true;
-  const collection = await state.read(pathname);
-  const type = collection?.kind === "json" ? stringField(collection.body, "@odata.type") : undefined;
-  return type?.startsWith("#EventDestinationCollection.") ?? false;
+  if (stringField(collection, "@odata.type")?.startsWith("#EventDestinationCollection.")) return true;
+  const linked = linkOf((await state.readJson(EVENT_SERVICE))?.Subscriptions);
+  return linked !== undefined && samePath(linked, pathname);
 }
 
 function checkDestination(value: JsonValue | undefined): MockupResponse | undefined {
