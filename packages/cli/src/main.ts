@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { isRacksmithError } from "@racksmith/core";
 import { Command, CommanderError } from "commander";
+import { registerCompletionCommand } from "./commands/completion/index.js";
 import { registerCredentialCommands } from "./commands/credentials.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerDriverCommands } from "./commands/drivers.js";
 import { registerExpectedMachineCommands } from "./commands/expectedMachines.js";
 import { registerHealthCommands } from "./commands/health.js";
@@ -28,7 +30,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-function buildProgram(io: CliIo): Command {
+/** The whole command tree (exported for the docs test and completion, which walk it). */
+export function buildProgram(io: CliIo): Command {
   const program = new Command("racksmith")
     .description("Racksmith: bare-metal lifecycle controller — BMC drivers, Redfish mockups and more")
     .version(version, "-V, --version")
@@ -57,6 +60,8 @@ function buildProgram(io: CliIo): Command {
   registerUfmCommands(program, io);
   registerNvLinkPartitionCommands(program, io);
   registerNmxmCommands(program, io);
+  registerCompletionCommand(program, io);
+  registerDoctorCommand(program, io);
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MANAGED_HOST_GRAPH } from "@racksmith/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { formatDuration } from "../src/commands/machineLifecycle.js";
+import { endedByText, formatDuration } from "../src/commands/machineLifecycle.js";
 import { FakeService } from "./support/fakeService.js";
 import { cli } from "./support/runCliForTest.js";
 
@@ -34,8 +34,20 @@ const BASE = {
       version: 2,
       enteredAt: "2025-01-02T00:05:00.000Z",
       slaMs: 240_000,
+      exitOutcome: {
+        kind: "wait",
+        reason: "waiting for the BMC to leave lockdown",
+        at: "2025-01-02T00:09:00Z",
+      },
     },
-    { state: "created", label: "created", version: 1, enteredAt: "2025-01-02T00:00:00.000Z", slaMs: null },
+    {
+      state: "created",
+      label: "created",
+      version: 1,
+      enteredAt: "2025-01-02T00:00:00.000Z",
+      slaMs: null,
+      exitOutcome: { kind: "transition", at: "2025-01-02T00:00:00.000Z" },
+    },
   ],
 };
 const WAITING = {
@@ -113,17 +125,22 @@ describe("racksmith machine show / force-delete (against a fake service)", () =>
     expect(service.requests).toEqual([{ method: "GET", url: "/api/v1/machines/host-1", body: undefined }]);
   });
 
-  it("show --history adds the history table (how long each state lasted, against its SLA) instead of the one-liner", async () => {
+  it("show --history adds the history table (how long each state lasted, its SLA, what ended it) instead of the one-liner", async () => {
     const result = await run("machine", "show", "host-1", "--history");
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/^history\s+2025/m);
     const table = result.stdout.slice(result.stdout.indexOf("\nhistory:\n"));
     // The current state lasted its time in state (1h 02m 03s) so far; v2 lasted 5 min against a 4-min SLA.
-    expect(table.split("\n").slice(2, 6)).toEqual([
-      "  VERSION  ENTERED AT                LABEL                     LASTED           SLA",
+    expect(
+      table
+        .split("\n")
+        .slice(2, 6)
+        .map((line) => line.trimEnd()),
+    ).toEqual([
+      "  VERSION  ENTERED AT                LABEL                     LASTED           SLA                  ENDED BY",
       "  3        2025-01-02T00:10:00.000Z  hostInit/machineSetup     1h 02m (so far)  30m 00s — ABOVE SLA",
-      "  2        2025-01-02T00:05:00.000Z  hostInit/disableLockdown  5m 00s           4m 00s — ABOVE SLA",
-      "  1        2025-01-02T00:00:00.000Z  created                   5m 00s           none",
+      "  2        2025-01-02T00:05:00.000Z  hostInit/disableLockdown  5m 00s           4m 00s — ABOVE SLA   after waiting: waiting for the BMC to leave lockdown",
+      "  1        2025-01-02T00:00:00.000Z  created                   5m 00s           none                 moved on at once",
     ]);
   });
 
@@ -211,5 +228,22 @@ describe("formatDuration", () => {
     [90_000_000, "1d 01h"],
   ])("%d ms → %s", (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
+  });
+});
+
+describe("what ended a state, as the history table says it", () => {
+  const at = "2025-01-02T00:00:00.000Z";
+  it.each([
+    [null, ""],
+    [undefined, ""],
+    [{ kind: "wait", reason: "waiting for the DPU agent", at }, "after waiting: waiting for the DPU agent"],
+    [
+      { kind: "error", error: { code: "redfish_timeout", message: "BMC did not answer" }, at },
+      "error redfish_timeout: BMC did not answer",
+    ],
+    [{ kind: "transition", at }, "moved on at once"],
+    [{ kind: "doNothing", at }, "idle until a request moved it"],
+  ])("%j reads %j", (outcome, text) => {
+    expect(endedByText(outcome)).toBe(text);
   });
 });

@@ -70,6 +70,32 @@ describe("racksmith mockup serve", () => {
     expect(bad.stderr).toMatch(/--lenient .*unknown: odata; the rules are methods, odataVersion/);
   });
 
+  it("--json prints one line once listening, from which a script takes the URL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "racksmith-serve-json-"));
+    const io = memoryIo(dir);
+    const serving = runCli(
+      ["mockup", "serve", EXAMPLE_MOCKUP, "--port", "0", "--auth", "basic", "--json", "--lenient", "methods"],
+      io,
+    );
+    await until(() => io.out.join("").endsWith("\n"));
+    const lines = io.out.join("").trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const served = JSON.parse(lines[0] ?? "") as { url: string };
+    expect(served).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      root: EXAMPLE_MOCKUP,
+      auth: "basic",
+      tls: false,
+      strict: true,
+      lenient: ["methods"],
+      faultRules: 0,
+      username: "root",
+    });
+    expect(await cliJson(redfishCliArgs({ url: served.url }, "power-state"))).toEqual({ powerState: "On" });
+    io.stop();
+    expect(await serving).toBe(0);
+  });
+
   it("rejects a bad fault file naming the field", async () => {
     const dir = mkdtempSync(join(tmpdir(), "racksmith-faults-"));
     writeFileSync(join(dir, "faults.json"), JSON.stringify([{ path: "/x", latencyMs: "slow" }]));

@@ -36,6 +36,24 @@ describe("racksmith redfish against the example mockup", () => {
     expect(report.diagnostics).toEqual([]);
   });
 
+  it("explore's table lists each diagnostic with the resource it is in, not only their count", async () => {
+    const faulty = await MockupServer.start({
+      root: EXAMPLE_MOCKUP,
+      faults: [{ path: "/redfish/v1/Systems/1/EthernetInterfaces", status: 503 }],
+    });
+    try {
+      const run = await cli(redfishCliArgs({ url: faulty.url }, "explore"));
+      expect(run.code, run.stderr).toBe(0);
+      const table = run.stdout.slice(run.stdout.indexOf("\nDIAGNOSTICS\n"));
+      expect(table).toMatch(/^SEVERITY\s+PATH\s+FIELD\s+MESSAGE$/m);
+      expect(table).toMatch(
+        /^(error|warning)\s+\/redfish\/v1\/Systems\/1\/EthernetInterfaces\s+.*503.*\(not read: missing from the report\)$/m,
+      );
+    } finally {
+      await faulty.stop();
+    }
+  });
+
   it("lists print camelCase JSON arrays", async () => {
     const drives = await cliJson<Array<Record<string, unknown>>>(bmc("drives"));
     expect(drives.map((d) => d.id)).toEqual(["NVMe0", "NVMe1"]);

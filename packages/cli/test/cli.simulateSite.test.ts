@@ -11,7 +11,7 @@ const CONFIG = fileURLToPath(new URL("../../../racksmith.yaml", import.meta.url)
 const flags = ["--config", CONFIG, "--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0"];
 
 describe("racksmith simulate --hosts", () => {
-  it("runs a simulated rack until every host is Ready and prints one summary object", async () => {
+  it("with --progress json streams events as the rack comes up and ends with the summary", async () => {
     const run = await cli([
       "simulate",
       "--hosts",
@@ -20,20 +20,28 @@ describe("racksmith simulate --hosts", () => {
       "ready",
       "--timeout",
       "120",
-      "--json",
+      "--progress",
+      "json",
       ...flags,
     ]);
     expect(run.code, run.stderr).toBe(0);
-    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(summary).toMatchObject({ hosts: 3, resumed: false, states: { ready: 3 } });
-    expect(Object.keys(summary).sort()).toEqual([
-      "elapsedSeconds",
-      "hosts",
-      "redfishRequests",
-      "resumed",
-      "states",
-      "transitions",
+    expect(run.stderr).toBe("");
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
+    expect(events[0]).toMatchObject({ event: "started", hosts: 3, resumed: false, alreadyRegistered: 0 });
+    const progress = events.filter((event) => event.event === "progress");
+    expect(progress.length).toBeGreaterThan(1);
+    // Only changes are events: no two progress lines in a row say the same.
+    const said = progress.map(({ ingested, states }) => JSON.stringify([ingested, states]));
+    expect(new Set(said).size).toBe(said.length);
+    expect(progress.at(-1)).toMatchObject({ ingested: 3, states: { ready: 3 } });
+    expect(events.filter((event) => event.event === "ready")).toEqual([
+      { event: "ready", hosts: 3, elapsedSeconds: expect.any(Number) },
     ]);
+    const summary = events.at(-1) ?? { event: "none" };
+    expect(summary).toMatchObject({ event: "summary", hosts: 3, states: { ready: 3 }, stuck: [] });
     // At least the ~20 states of the path to Ready per host, and Redfish calls for every step.
     expect(summary.transitions).toBeGreaterThanOrEqual(3 * 20);
     expect(summary.redfishRequests).toBeGreaterThan(100);
@@ -62,9 +70,29 @@ describe("racksmith simulate --hosts", () => {
     }
   }, 300_000);
 
-  it("lists the stuck hosts with their wait reasons and exits 1 when --timeout passes first", async () => {
-    const run = await cli(["simulate", "--hosts", "2", "--until", "ready", "--timeout", "3", ...flags]);
+  it("lists the stuck hosts with their wait reasons and exits 1 when --timeout passes first (--json: one summary)", async () => {
+    const run = await cli([
+      "simulate",
+      "--hosts",
+      "2",
+      "--until",
+      "ready",
+      "--timeout",
+      "3",
+      "--json",
+      ...flags,
+    ]);
     expect(run.code).toBe(1);
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ hosts: 2, resumed: false });
+    expect(Object.keys(summary).sort()).toEqual([
+      "elapsedSeconds",
+      "hosts",
+      "redfishRequests",
+      "resumed",
+      "states",
+      "transitions",
+    ]);
     // The time said is the time it took, start-up included, beside the timeout that was given.
     expect(run.stderr).toMatch(
       /2 of 2 hosts did not reach ready in \d+ s \(--timeout 3 s, counted from the start/,

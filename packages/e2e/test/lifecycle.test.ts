@@ -81,6 +81,12 @@ describe.each(E2E_DATABASES)(
       for (const host of states) {
         const labels = await history(host.objectId);
         expect(invalidTransitions(labels), host.objectId).toEqual([]);
+        // Every state left says how it ended; only the current one (newest first) is still open.
+        const entries = (await cli<MachineDetail>("machine", "show", host.objectId, "--history")).history;
+        expect(
+          entries.map((entry) => entry.exitOutcome === null),
+          host.objectId,
+        ).toEqual(entries.map((_, index) => index === 0));
         expect(
           labels.filter((label) => MILESTONES.includes(label)),
           host.objectId,

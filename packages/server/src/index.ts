@@ -36,6 +36,7 @@ export {
   openDatabase,
   type RacksmithDatabase,
 } from "./db/index.js";
+export { type DoctorCheck, type DoctorOptions, type DoctorStatus, runDoctor } from "./doctor/index.js";
 export {
   createSiteExplorerFeature,
   type EndpointDetail,

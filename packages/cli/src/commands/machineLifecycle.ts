@@ -23,6 +23,8 @@ export interface MachineHistoryEntry {
   enteredAt: string;
   /** The SLA of that state (null: none; absent from older services). */
   slaMs?: number | null;
+  /** The last outcome recorded in the state when it was left (null while in it; absent from older services). */
+  exitOutcome?: MachineLifecycle["outcome"];
 }
 
 /** `1h 02m`, `3m 07s`, `12s`: enough to compare with an SLA at a glance. */
@@ -92,9 +94,23 @@ export function renderHistoryTable(
       label: entry.label ?? entry.state,
       lasted: `${formatDuration(lastedMs)}${next ? "" : " (so far)"}`,
       sla: slaText(entry.slaMs, lastedMs),
+      endedBy: next ? endedByText(entry.exitOutcome) : "",
     };
   });
-  return `\nhistory:\n${indent(renderTable(rows, ["version", "enteredAt", "label", "lasted", "sla"]))}`;
+  const columns = ["version", "enteredAt", "label", "lasted", "sla", "endedBy"];
+  return `\nhistory:\n${indent(renderTable(rows, columns))}`;
+}
+
+/**
+ * What the state was waiting for (or the error it hit) when it was left: a transition means it moved on at its
+ * first run; doNothing, that it sat idle until a request moved it (an allocation, a release).
+ */
+export function endedByText(outcome: MachineHistoryEntry["exitOutcome"]): string {
+  if (!outcome) return "";
+  if (outcome.error) return `error ${outcome.error.code}: ${outcome.error.message}`;
+  if (outcome.kind === "wait" && outcome.reason) return `after waiting: ${outcome.reason}`;
+  if (outcome.kind === "doNothing") return "idle until a request moved it";
+  return outcome.kind === "transition" ? "moved on at once" : outcome.kind;
 }
 
 function slaText(slaMs: number | null | undefined, lastedMs: number): string {

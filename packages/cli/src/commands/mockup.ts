@@ -60,6 +60,7 @@ export function registerMockupCommand(program: Command, io: CliIo): void {
       "--lenient <rules>",
       `relax Redfish rules of strict mode (comma-separated, or all): ${REDFISH_RULE_NAMES.join(", ")}`,
     )
+    .option("--json", "print one JSON line once listening (url, root, auth, strictness) instead of the hints")
     .action(async (dir: string, flags: Record<string, string | boolean | undefined>) => {
       const auth = String(flags.auth) as AuthMode;
       if (!AUTH_MODES.includes(auth))
@@ -89,6 +90,24 @@ export function registerMockupCommand(program: Command, io: CliIo): void {
       const credentials =
         auth === "none" ? "" : ` --username ${String(flags.username)} --password ${password}`;
       const insecure = flags.tls ? " --insecure" : "";
+      if (flags.json) {
+        // One line, written once the port is bound: a script reads it to learn the URL (port 0 picks one).
+        io.stdout.write(
+          `${JSON.stringify({
+            url: server.url,
+            root: resolve(io.cwd, dir),
+            auth,
+            tls: Boolean(flags.tls),
+            strict: rules.strict,
+            lenient: rules.lenient,
+            faultRules: faults.length,
+            ...(auth === "none" ? {} : { username: String(flags.username) }),
+          })}\n`,
+        );
+        await io.untilStopped();
+        await server.stop();
+        return;
+      }
       io.stdout.write(
         [
           `Serving ${resolve(io.cwd, dir)} at ${server.url} (auth: ${auth}, ${mode}${faults.length ? `, ${faults.length} fault rules` : ""})`,

@@ -5,17 +5,24 @@ import type { ObjectStateView } from "@racksmith/core/engine";
 import { loadConfig } from "@racksmith/server";
 import {
   countByState,
-  progressLine,
   type SimulatedSite,
   SimulatedSiteMismatchError,
   startSimulatedSite,
   stuckHosts,
   transitionCount,
 } from "@racksmith/simulator";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { ReportedFailure, UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { renderTable } from "../output/table.js";
+import {
+  jsonProgress,
+  PROGRESS_FORMATS,
+  type ProgressFormat,
+  type SiteProgress,
+  silentProgress,
+  textProgress,
+} from "./simulateProgress.js";
 
 interface SiteFlags {
   hosts?: string;
@@ -28,12 +35,12 @@ interface SiteFlags {
   grpc?: string;
   seed?: string;
   json?: boolean;
+  progress?: ProgressFormat;
   ufm?: boolean;
   nmxm?: boolean;
 }
 
 const POLL_MS = 500;
-const PLAIN_PROGRESS_MS = 5_000;
 
 /** `racksmith simulate --hosts N`: the service, a simulated rack and its agents, with a live progress line. */
 export function registerSiteSimulation(simulate: Command, io: CliIo): void {
@@ -60,6 +67,12 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
     .option("--grpc <host:port>", "gRPC API, where the agents report (default 127.0.0.1:50051)")
     .option("--seed <n>", "scenario seed: serials, MACs and models follow from it", "1")
     .option("--json", "print one summary object at the end")
+    .addOption(
+      new Option(
+        "--progress <format>",
+        "text (a live line on standard error) or json (newline-delimited events on standard output, the summary last)",
+      ).choices(PROGRESS_FORMATS),
+    )
     .option("--ufm", "add a UFM simulator wired to the hosts' InfiniBand ports (fabrics.infiniband)")
     .option("--nmxm", "add an NMX-M simulator wired to the hosts' GPUs (fabrics.nvlink)")
     .action(async (flags: SiteFlags) => {
@@ -81,6 +94,9 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
       const dir = flags.dataDir
         ? resolve(io.cwd, flags.dataDir)
         : await mkdtemp(join(tmpdir(), "racksmith-sim-"));
+      const format: ProgressFormat = flags.progress ?? "text";
+      const progress =
+        format === "json" ? jsonProgress(io, hosts) : flags.json ? silentProgress : textProgress(io, hosts);
       const started = Date.now();
       const site = await startSimulatedSite({
         hosts,
@@ -103,24 +119,15 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
           : error;
       });
       try {
-        if (!flags.json) {
-          if (site.resumed) {
-            io.stderr.write(
-              `Resumed the simulated site in ${dir}: ${site.registration.alreadyExpected} of ${hosts} hosts were already registered\n`,
-            );
-          }
-          io.stderr.write(
-            `Simulated site: ${hosts} hosts, REST ${site.url}, gRPC ${site.grpcAddress}, data in ${dir}\n` +
-              "Try: racksmith machine list · racksmith instance allocate --machine <host id> --tenant acme\n",
-          );
-        }
-        const reached = await watch(site, io, {
+        progress.started({
           hosts,
-          until: flags.until,
-          timeoutMs,
-          json: flags.json === true,
-          started,
+          rest: site.url,
+          grpc: site.grpcAddress,
+          dataDir: dir,
+          resumed: site.resumed,
+          alreadyRegistered: site.registration.alreadyExpected,
         });
+        const reached = await watch(site, io, progress, { hosts, until: flags.until, timeoutMs, started });
         const states = await site.hostStates();
         const summary = {
           hosts,
@@ -130,10 +137,12 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
           transitions: transitionCount(states),
           redfishRequests: site.fleet.stats.total,
         };
-        if (flags.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+        const stuck = flags.until !== undefined && !reached ? stuckHosts(states, flags.until) : [];
+        if (format === "json") {
+          io.stdout.write(`${JSON.stringify({ event: "summary", ...summary, stuck })}\n`);
+        } else if (flags.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
         else if (flags.until === undefined) io.stderr.write(`${stopSummary(summary)}\n`);
         if (flags.until !== undefined && !reached) {
-          const stuck = stuckHosts(states, flags.until);
           const notIngested = hosts - states.length;
           io.stderr.write(
             `racksmith: ${stuck.length + notIngested} of ${hosts} hosts did not reach ${flags.until} in ${Math.round(summary.elapsedSeconds)} s (--timeout ${timeoutMs / 1000} s, counted from the start, site start-up included):\n`,
@@ -154,40 +163,29 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
 }
 
 /**
- * Shows progress until every host is in `until` (true), the timeout passes (false), or — without `until` —
+ * Reports progress until every host is in `until` (true), the timeout passes (false), or — without `until` —
  * the user stops the command.
  */
 async function watch(
   site: SimulatedSite,
   io: CliIo,
-  options: { hosts: number; until: string | undefined; timeoutMs: number; json: boolean; started: number },
+  progress: SiteProgress,
+  options: { hosts: number; until: string | undefined; timeoutMs: number; started: number },
 ): Promise<boolean> {
   let stopped = false;
   if (options.until === undefined) void io.untilStopped().then(() => (stopped = true));
-  const tty = io.stderr.isTTY === true;
-  let lastLine = "";
-  let lastPrinted = 0;
   let announced = false;
   for (;;) {
     const states = await site.hostStates();
     const elapsed = Date.now() - options.started;
-    if (!announced && !options.json && allIn(states, options.hosts, "ready")) {
+    if (!announced && allIn(states, options.hosts, "ready")) {
       announced = true;
-      io.stderr.write(`${tty ? "\r\x1b[K" : ""}${readyLine(options.hosts, elapsed)}\n`);
+      progress.allReady(elapsed);
     }
-    if (!options.json) {
-      const line = progressLine(states, options.hosts, elapsed);
-      const changed = line.slice(6) !== lastLine.slice(6);
-      if (tty) io.stderr.write(`\r${line}\x1b[K`);
-      else if (changed && Date.now() - lastPrinted >= PLAIN_PROGRESS_MS) {
-        io.stderr.write(`${line}\n`);
-        lastPrinted = Date.now();
-      }
-      lastLine = line;
-    }
+    progress.update(states, elapsed);
     const done = options.until !== undefined && allIn(states, options.hosts, options.until);
     if (done || stopped || (options.until !== undefined && elapsed > options.timeoutMs)) {
-      if (!options.json) io.stderr.write(tty ? "\n" : `${lastLine}\n`);
+      progress.finished();
       return done;
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -197,14 +195,6 @@ async function watch(
 /** Every one of the site's hosts is ingested and in `state`. */
 function allIn(states: readonly ObjectStateView[], hosts: number, state: string): boolean {
   return states.length === hosts && states.every((host) => host.state.state === state);
-}
-
-/** Said once, when the whole rack first reads Ready: what to try next. */
-function readyLine(hosts: number, elapsedMs: number): string {
-  return (
-    `All ${hosts} hosts Ready after ${Math.round(elapsedMs / 1000)} s — try: racksmith machine list · ` +
-    "racksmith instance allocate --machine <host id> --tenant acme · racksmith machine show <host id> --history"
-  );
 }
 
 /** The line a stopped (Ctrl+C) simulation ends with. */

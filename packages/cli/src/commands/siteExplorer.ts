@@ -230,7 +230,10 @@ export function registerSiteExplorerCommands(program: Command, io: CliIo): void 
       .command("show")
       .description("one machine with its lifecycle (state, time in state, SLA, last outcome, failure)")
       .argument("<id>")
-      .option("--history", "also the lifecycle history as a table (version, entered at, state label)"),
+      .option(
+        "--history",
+        "also the lifecycle history as a table (each state: entered at, how long it lasted against its SLA, what ended it)",
+      ),
   ).action(async (id: string, flags: ServerFlags & { history?: boolean }) => {
     const detail = await new ServiceClient(flags.server, io).get<MachineShow>(
       `/api/v1/machines/${encodeURIComponent(id)}`,

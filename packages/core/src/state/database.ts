@@ -40,6 +40,8 @@ export interface StateHistoryTable {
   version: number;
   state: JsonColumn<JsonObject>;
   entered_at: Timestamp;
+  /** The object's last outcome when it left this state (null while in it, and for rows before 0008). */
+  exit_outcome: ColumnType<JsonObject | null, string | null | undefined, string | null>;
 }
 
 /** Cluster-wide "only one replica does this" locks that expire on their own. */

@@ -351,6 +351,24 @@ describe("StateEngine", () => {
     expect((await stateOf(engine, "w_sla", "slow")).version).toBe(2);
   });
 
+  it("closes each left state's history entry with its last outcome: the wait it ended, or a transition at once", async () => {
+    const engine = await startEngine("w_exit", {});
+    await addWidget(engine, "w_exit", "e1", { parts_ready: false, polish_rounds: 0 });
+    await untilOutcome(engine, "w_exit", "e1", "wait");
+    expect((await stateOf(engine, "w_exit", "e1")).history.map((h) => h.exitOutcome?.kind ?? null)).toEqual([
+      null,
+      "transition",
+    ]);
+
+    await sql`UPDATE widgets SET parts_ready = true WHERE id = 'e1'`.execute(testDb.database.db);
+    await engine.enqueue("w_exit", "e1");
+    const view = await untilState(engine, "w_exit", "e1", "done");
+    const byState = new Map(view.history.map((h) => [h.state.state, h.exitOutcome]));
+    expect(byState.get("assembling")).toMatchObject({ kind: "wait", reason: "parts not ready" });
+    expect(byState.get("new")).toMatchObject({ kind: "transition" });
+    expect(byState.get("done")).toBeNull();
+  });
+
   it("persists nothing for a handler that exceeds its timeout, and keeps the claim until it stops", async () => {
     let slow = true;
     const sawAbort = latch();

@@ -244,6 +244,7 @@ export class StateEngine {
         version: h.version,
         enteredAt: h.enteredAt.toISOString(),
         slaMs: exempt.has(row.objectId) ? null : stateSla(rt.machine, h.state),
+        exitOutcome: h.exitOutcome,
       })),
     };
   }

@@ -19,7 +19,8 @@ export interface FinalWriteResult {
 
 /**
  * The final write as ONE statement: lock the claim's queue row (only if this claim still holds it),
- * compare-and-set the object at `expectedVersion`, append + trim history on a transition, then end the
+ * compare-and-set the object at `expectedVersion`, on a transition close the left state's history row with its
+ * last outcome and append + trim history, then end the
  * claim (requeued after a transition or an enqueue during the run, else deleted; see `endClaimCtes`). A
  * single statement is atomic on its own, so a run without deferred writes needs no explicit transaction
  * (one round trip); with deferred writes the caller runs it first in their transaction.
@@ -48,6 +49,14 @@ export async function writeFinal(
           state_entered_at = ${now}::timestamptz, outcome = ${JSON.stringify(write.outcome)}::jsonb,
           updated_at = ${now}::timestamptz
         WHERE ${guard} RETURNING version, state)`,
+      // The subquery reads the object as it was before this statement: the last outcome of the state left,
+      // or this transition when the state recorded none of its own (it was left on its first run).
+      sql`closed AS (
+        UPDATE state_history
+        SET exit_outcome = COALESCE(
+          (SELECT outcome FROM state_objects WHERE ${key} AND outcome ->> 'kind' <> 'transition'),
+          ${JSON.stringify(write.outcome)}::jsonb)
+        WHERE ${key} AND version = ${options.expectedVersion}::bigint AND EXISTS (SELECT 1 FROM written))`,
       sql`history AS (
         INSERT INTO state_history (object_type, object_id, version, state, entered_at)
         SELECT ${claim.objectType}, ${claim.objectId}, version, state, ${now}::timestamptz FROM written)`,

@@ -43,6 +43,7 @@ export type {
   DeferredWrite,
   HandlerContext,
   HandlerInput,
+  HistoryEntryView,
   ObjectStateView,
   Outcome,
   OutcomeKind,

@@ -70,7 +70,7 @@ export async function listObjects(
 export async function readHistory(db: Db, key: ObjectKey, limit: number): Promise<HistoryRow[]> {
   const rows = await db
     .selectFrom("state_history")
-    .select(["state", "version", "entered_at"])
+    .select(["state", "version", "entered_at", "exit_outcome"])
     .where("object_type", "=", key.objectType)
     .where("object_id", "=", key.objectId)
     .orderBy("version", "desc")
@@ -80,6 +80,7 @@ export async function readHistory(db: Db, key: ObjectKey, limit: number): Promis
     state: row.state as TaggedState,
     version: row.version,
     enteredAt: row.entered_at,
+    exitOutcome: row.exit_outcome as StoredOutcome | null,
   }));
 }
 

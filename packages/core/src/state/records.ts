@@ -19,6 +19,8 @@ export interface HistoryRow {
   state: TaggedState;
   version: number;
   enteredAt: Date;
+  /** The last outcome recorded in the state when it was left; null while in it. */
+  exitOutcome: StoredOutcome | null;
 }
 
 /** A held queue row: only the holder of this exact claim (owner + counter) may finish it. */

@@ -67,6 +67,17 @@ export interface StoredOutcome {
   at: string;
 }
 
+/** One state an object was in: when it entered, its SLA, and how it ended. */
+export interface HistoryEntryView {
+  state: TaggedState;
+  version: number;
+  enteredAt: string;
+  /** The SLA of that state; null: none, or the object is exempt. */
+  slaMs: number | null;
+  /** The last outcome recorded in the state when it was left (the wait it ended, an error); null while in it. */
+  exitOutcome: StoredOutcome | null;
+}
+
 export interface ObjectStateView {
   objectType: string;
   objectId: string;
@@ -81,5 +92,5 @@ export interface ObjectStateView {
    * Newest first, each with the SLA of its state (null: none, or the object is exempt). Empty in
    * `listObjects` results.
    */
-  history: Array<{ state: TaggedState; version: number; enteredAt: string; slaMs: number | null }>;
+  history: HistoryEntryView[];
 }

@@ -14,7 +14,7 @@ for (const f of findings) {
 if (findings.length > 0) {
   console.error(
     `\n${findings.length} upper bound(s) on wall-clock durations in tests. A busy machine makes any such bound fail:` +
-      "\nassert order and outcome instead, and wait on events the test controls (see README, Contributing).",
+      "\nassert order and outcome instead, and wait on events the test controls (see CONTRIBUTING.md).",
   );
   process.exit(1);
 }

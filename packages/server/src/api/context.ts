@@ -30,6 +30,8 @@ export interface ObjectStateDto {
     version: number;
     enteredAt: string;
     slaMs: number | null;
+    /** The last outcome recorded in that state when it was left (what it waited for); null while in it. */
+    exitOutcome: ObjectStateDto["outcome"];
   }>;
 }
 

@@ -238,7 +238,7 @@ describe("the site explorer feature in the service", () => {
       id: hostId,
       kind: "host",
       state: "created",
-      history: [expect.objectContaining({ state: "created", label: "created" })],
+      history: [expect.objectContaining({ state: "created", label: "created", exitOutcome: null })],
     });
     expect(JSON.parse(machine.lifecycleJson)).toMatchObject({ stateLabel: "created", failure: null });
     await expect(call((cb) => machines.GetMachine({ id: "nope" }, cb))).rejects.toMatchObject({ code: 5 });

@@ -30,8 +30,14 @@ function object(
 
 /** A history entry (states are open JSON objects, so the literal is built outside the TaggedState context). */
 function entry(state: { state: string; [key: string]: unknown }, version: number, enteredAt: string) {
-  return { state, version, enteredAt, slaMs: state.state === "failed" ? 0 : null };
+  const failed = state.state === "failed";
+  const exitOutcome = failed
+    ? null
+    : { kind: "error" as const, error: cleanupError, at: "2026-01-01T00:00:00.000Z" };
+  return { state, version, enteredAt, slaMs: failed ? 0 : null, exitOutcome };
 }
+
+const cleanupError = { code: "bmc_unreachable", message: "BMC did not answer" };
 
 describe("machineLifecycle", () => {
   it("is null with no history for a host without a lifecycle object", () => {
@@ -61,6 +67,10 @@ describe("machineLifecycle", () => {
     expect(detail.history.map((entry) => [entry.state, entry.label, entry.slaMs])).toEqual([
       ["failed", "failed", 0],
       ["waitingForCleanup", "waitingForCleanup/hostCleanup", null],
+    ]);
+    expect(detail.history.map((entry) => entry.exitOutcome?.error?.code ?? null)).toEqual([
+      null,
+      "bmc_unreachable",
     ]);
   });
 

@@ -38,6 +38,7 @@ export function machineLifecycle(
       version: entry.version,
       enteredAt: entry.enteredAt,
       slaMs: entry.slaMs,
+      exitOutcome: entry.exitOutcome,
     })),
   };
 }

@@ -89,6 +89,17 @@ export interface MachineLifecycleView
   failure: Record<string, unknown> | null;
 }
 
+/** One state of the managed host's lifecycle: when it entered, its SLA, and the outcome that ended it. */
+export interface MachineHistoryView {
+  state: string;
+  label: string;
+  version: number;
+  enteredAt: string;
+  slaMs: number | null;
+  /** The last outcome recorded in the state when it was left (the wait it ended, an error); null while in it. */
+  exitOutcome: ObjectStateDto["outcome"];
+}
+
 export interface MachineDetail extends MachineView {
   vendor: string | null;
   model: string | null;
@@ -96,7 +107,7 @@ export interface MachineDetail extends MachineView {
   hostFacingMac: string | null;
   createdAt: string;
   /** The managed host's lifecycle history, newest first; `label` as metrics and lists show the state. */
-  history: Array<{ state: string; label: string; version: number; enteredAt: string; slaMs: number | null }>;
+  history: MachineHistoryView[];
   /** Null while the host has no lifecycle object. */
   lifecycle: MachineLifecycleView | null;
 }

@@ -50,8 +50,20 @@ export function widget(id: string, state = "assembling"): ObjectStateDto {
     sla: { slaMs: 60_000, aboveSla: false },
     outcome: { kind: "wait", reason: "waiting for parts", at: "2026-11-22T03:00:01.000Z" },
     history: [
-      { state: { state, step: 2 }, version: 3, enteredAt: "2026-11-22T03:00:00.000Z", slaMs: 60_000 },
-      { state: { state: "new" }, version: 2, enteredAt: "2026-11-22T02:59:00.000Z", slaMs: null },
+      {
+        state: { state, step: 2 },
+        version: 3,
+        enteredAt: "2026-11-22T03:00:00.000Z",
+        slaMs: 60_000,
+        exitOutcome: null,
+      },
+      {
+        state: { state: "new" },
+        version: 2,
+        enteredAt: "2026-11-22T02:59:00.000Z",
+        slaMs: null,
+        exitOutcome: { kind: "wait", reason: "waiting for the BMC", at: "2026-11-22T02:59:30.000Z" },
+      },
     ],
   };
 }

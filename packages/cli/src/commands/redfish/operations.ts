@@ -10,6 +10,7 @@ import {
   type PowerAction,
   type SensorReading,
 } from "@racksmith/core";
+import type { Diagnostic } from "@racksmith/core/redfish";
 import { UsageError } from "../../errors.js";
 import type { CliIo } from "../../io.js";
 import type { CommandOutput } from "../../output/print.js";
@@ -152,7 +153,22 @@ function exploreSummary(report: ExplorationReport): string {
       })),
     ),
   ];
+  if (report.diagnostics.length > 0) lines.push("DIAGNOSTICS", diagnosticsTable(report.diagnostics));
   return lines.join("\n");
+}
+
+/** Each problem the BMC's answers had, worst first, naming the resource and field it is in. */
+export function diagnosticsTable(diagnostics: readonly Diagnostic[]): string {
+  const rank: Record<Diagnostic["severity"], number> = { error: 0, warning: 1, info: 2 };
+  const rows = [...diagnostics]
+    .sort((a, b) => rank[a.severity] - rank[b.severity])
+    .map((d) => ({
+      severity: d.severity,
+      path: d.path,
+      field: d.field ?? "",
+      message: d.unread ? `${d.message} (not read: missing from the report)` : d.message,
+    }));
+  return renderTable(rows, ["severity", "path", "field", "message"]);
 }
 
 /** Every `racksmith redfish <op>`: one entry each, so adding an operation is one entry. */

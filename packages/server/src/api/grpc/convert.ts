@@ -1,6 +1,7 @@
 import type { ObjectStateDto, VersionInfo } from "../context.js";
 import type { Timestamp } from "./generated/google/protobuf/Timestamp.js";
 import type { ObjectState } from "./generated/racksmith/v1/ObjectState.js";
+import type { Outcome } from "./generated/racksmith/v1/Outcome.js";
 import type { VersionResponse } from "./generated/racksmith/v1/VersionResponse.js";
 
 export function timestamp(iso: string): Timestamp {
@@ -22,21 +23,34 @@ export function toObjectStateMessage(view: ObjectStateDto): ObjectState {
       ...(view.sla.slaMs !== null ? { slaMs: String(view.sla.slaMs) } : {}),
       aboveSla: view.sla.aboveSla,
     },
-    ...(view.outcome
-      ? {
-          outcome: {
-            kind: view.outcome.kind,
-            reason: view.outcome.reason ?? "",
-            ...(view.outcome.error ? { error: view.outcome.error } : {}),
-            at: timestamp(view.outcome.at),
-          },
-        }
-      : {}),
+    ...(view.outcome ? { outcome: toOutcomeMessage(view.outcome) } : {}),
     history: view.history.map((entry) => ({
       stateJson: JSON.stringify(entry.state),
       version: String(entry.version),
       enteredAt: timestamp(entry.enteredAt),
+      ...historyExtras(entry),
     })),
+  };
+}
+
+/** A stored handler outcome as the protobuf message. */
+export function toOutcomeMessage(outcome: NonNullable<ObjectStateDto["outcome"]>): Outcome {
+  return {
+    kind: outcome.kind,
+    reason: outcome.reason ?? "",
+    ...(outcome.error ? { error: outcome.error } : {}),
+    at: timestamp(outcome.at),
+  };
+}
+
+/** What a history entry says beyond its state: its SLA (absent: none) and the outcome that ended it. */
+export function historyExtras(entry: Pick<ObjectStateDto["history"][number], "slaMs" | "exitOutcome">): {
+  slaMs?: string;
+  exitOutcome?: Outcome;
+} {
+  return {
+    ...(entry.slaMs !== null ? { slaMs: String(entry.slaMs) } : {}),
+    ...(entry.exitOutcome ? { exitOutcome: toOutcomeMessage(entry.exitOutcome) } : {}),
   };
 }
 

@@ -54,6 +54,13 @@ describe("gRPC API", () => {
     expect(state.outcome).toMatchObject({ kind: "wait", reason: "waiting for parts" });
     expect(state.enteredAt?.seconds).toBe(String(Date.parse("2026-11-22T03:00:00.000Z") / 1000));
     expect(state.history).toHaveLength(2);
+    // Each entry: its SLA (absent: none) and, once left, the outcome that ended it.
+    expect(
+      state.history.map((h) => [h.slaMs ?? null, h.exitOutcome?.kind ?? null, h.exitOutcome?.reason]),
+    ).toEqual([
+      ["60000", null, undefined],
+      [null, "wait", "waiting for the BMC"],
+    ]);
   });
 
   it("maps errors to gRPC statuses with the stable code in metadata", async () => {

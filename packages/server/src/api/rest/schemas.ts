@@ -26,6 +26,17 @@ export const errorSchema = {
   },
 } as const;
 
+/** A handler outcome as stored with the object (and with each history row it ended). */
+const outcomeSchema = {
+  type: ["object", "null"],
+  properties: {
+    kind: { type: "string", enum: ["transition", "wait", "doNothing", "error", "deleted"] },
+    reason: { type: "string" },
+    error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } },
+    at: { type: "string", format: "date-time" },
+  },
+} as const;
+
 export const objectStateSchema = {
   $id: "ObjectState",
   type: "object",
@@ -54,15 +65,7 @@ export const objectStateSchema = {
       required: ["slaMs", "aboveSla"],
       properties: { slaMs: { type: ["integer", "null"] }, aboveSla: { type: "boolean" } },
     },
-    outcome: {
-      type: ["object", "null"],
-      properties: {
-        kind: { type: "string", enum: ["transition", "wait", "doNothing", "error", "deleted"] },
-        reason: { type: "string" },
-        error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } },
-        at: { type: "string", format: "date-time" },
-      },
-    },
+    outcome: outcomeSchema,
     history: {
       type: "array",
       items: {
@@ -73,6 +76,10 @@ export const objectStateSchema = {
           version: { type: "integer" },
           enteredAt: { type: "string", format: "date-time" },
           slaMs: { type: ["integer", "null"], description: "The SLA of that state; null: none" },
+          exitOutcome: {
+            ...outcomeSchema,
+            description: "The last outcome recorded in that state when it was left; null while in it",
+          },
         },
       },
     },

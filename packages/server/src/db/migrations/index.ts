@@ -5,6 +5,7 @@ import { lifecycle } from "./0004_lifecycle.js";
 import { health } from "./0005_health.js";
 import { infiniband } from "./0006_infiniband.js";
 import { nvlink } from "./0007_nvlink.js";
+import { stateHistoryExit } from "./0008_state_history_exit.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   health,
   infiniband,
   nvlink,
+  stateHistoryExit,
 ];

@@ -1,6 +1,6 @@
 import type { Logger } from "@racksmith/core";
 import { InvalidArgumentError } from "@racksmith/core";
-import { timestamp } from "../../api/grpc/convert.js";
+import { historyExtras, timestamp } from "../../api/grpc/convert.js";
 import type { ExplorationError as ExplorationErrorMessage } from "../../api/grpc/generated/racksmith/v1/ExplorationError.js";
 import type { ExploredEndpoint } from "../../api/grpc/generated/racksmith/v1/ExploredEndpoint.js";
 import type { Machine } from "../../api/grpc/generated/racksmith/v1/Machine.js";
@@ -156,6 +156,7 @@ function toMachineMessage(machine: MachineView | MachineDetail): Machine {
             label: entry.label,
             version: String(entry.version),
             enteredAt: timestamp(entry.enteredAt),
+            ...historyExtras(entry),
           })),
           lifecycleJson: detail.lifecycle ? JSON.stringify(detail.lifecycle) : "",
         }

@@ -157,6 +157,10 @@ export const machineDetailSchema = {
           version: { type: "integer" },
           enteredAt: { type: "string", format: "date-time" },
           slaMs: { type: ["integer", "null"], description: "The SLA of that state; null: none" },
+          exitOutcome: {
+            ...outcomeSchema,
+            description: "The last outcome recorded in that state when it was left; null while in it",
+          },
         },
       },
     },

@@ -1,0 +1,2 @@
+export { runDoctor } from "./runDoctor.js";
+export type { DoctorCheck, DoctorOptions, DoctorStatus } from "./types.js";
