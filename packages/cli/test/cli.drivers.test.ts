@@ -1,9 +1,20 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CORE_VERSION } from "@racksmith/core";
 import { EXAMPLE_MOCKUP } from "@racksmith/testkit";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { cli, cliJson } from "./support/runCliForTest.js";
 
 // A project with third-party plugin fixtures in its node_modules (shared with the server's plugin loader tests).
@@ -60,6 +71,26 @@ describe("racksmith drivers list", () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it("resolves plugin names beside the racksmith installation when the config's folder has none", async () => {
+    // A config in a fresh folder outside the repository: no node_modules above it has a driver.
+    const dir = mkdtempSync(join(tmpdir(), "racksmith-drivers-"));
+    const drivers = ["dell", "hpe", "lenovo", "supermicro", "nvidia-dpu"].map(
+      (d) => `@racksmith/driver-${d}`,
+    );
+    writeFileSync(join(dir, "racksmith.yaml"), `plugins:\n${drivers.map((d) => `  - "${d}"\n`).join("")}`);
+    const listed = await cliJson<Array<{ name: string; package: string }>>([
+      "drivers",
+      "list",
+      "--config",
+      join(dir, "racksmith.yaml"),
+    ]);
+    expect(listed.map((d) => d.package)).toEqual(["@racksmith/core", ...drivers]);
+    expect(listed.map((d) => d.name)).toEqual(
+      expect.arrayContaining(["redfish-standard", "dell", "hpe", "lenovo", "supermicro"]),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("names the config key path when the config itself is wrong", async () => {
     const dir = mkdtempSync(join(tmpdir(), "racksmith-drivers-"));
     writeFileSync(join(dir, "racksmith.yaml"), "plugins:\n  - 7\n");
@@ -90,5 +121,134 @@ describe("racksmith driver test", () => {
       /bios\s+no\s+fail\s+the driver does not declare bios, yet the operation succeeded/,
     );
     expect(run.stdout).toMatch(/detect\s+yes\s+fail\s+fixture does not recognise its own mockup/);
+  });
+});
+
+describe("racksmith driver new", () => {
+  const made: string[] = [];
+  /** A fresh folder outside the repository. */
+  const freshDir = (): string => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "racksmith-driver-new-")));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  const repoNodeModules = fileURLToPath(new URL("../../../node_modules", import.meta.url));
+  const [major, minor] = CORE_VERSION.split(".");
+
+  it("creates a driver package that passes `racksmith driver test` as generated", async () => {
+    const cwd = freshDir();
+    const created = await cliJson<{ dir: string; packageName: string; driver: string; files: string[] }>(
+      ["driver", "new", "acme"],
+      cwd,
+    );
+    const dir = join(cwd, "racksmith-driver-acme");
+    expect(created).toMatchObject({ dir, packageName: "racksmith-driver-acme", driver: "acme" });
+    expect(created.files.filter((file) => !file.startsWith("mockups/"))).toEqual([
+      ".changeset/README.md",
+      ".changeset/config.json",
+      ".gitignore",
+      "README.md",
+      "package.json",
+      "src/driver.ts",
+      "src/index.ts",
+      "test/conformance.test.ts",
+      "tsconfig.json",
+    ]);
+    expect(created.files).toContain("mockups/example/redfish/v1/index.json");
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    expect(manifest).toMatchObject({
+      name: "racksmith-driver-acme",
+      type: "module",
+      license: expect.any(String),
+      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } },
+      files: expect.arrayContaining(["dist", "mockups"]),
+      peerDependencies: { "@racksmith/core": `^${major}.${minor}.0` },
+    });
+    expect(Object.keys(manifest.devDependencies)).toEqual(
+      expect.arrayContaining([
+        "@racksmith/core",
+        "@racksmith/testkit",
+        "@racksmith/cli",
+        "typescript",
+        "vitest",
+      ]),
+    );
+    const root = JSON.parse(readFileSync(join(dir, "mockups/example/redfish/v1/index.json"), "utf8"));
+    expect(root).toMatchObject({ Vendor: "Acme", Product: "Acme BMC" });
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/\| `lockdown` \| no \|/);
+
+    // The sources load under this test run (their @racksmith/* imports resolve to the workspace's).
+    symlinkSync(repoNodeModules, join(dir, "node_modules"));
+    const run = await cli(["driver", "test", "./src/index.ts", "--mockup", "mockups/example", "--json"], dir);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { driver: string; passed: boolean; results: unknown[] };
+    expect(report).toMatchObject({ driver: "acme", passed: true });
+    expect(report.results).toContainEqual(
+      expect.objectContaining({ capability: "detect", status: "pass", checks: ["detect score 70"] }),
+    );
+    expect(report.results).toContainEqual(
+      expect.objectContaining({ capability: "lockdown", declared: false, status: "not_supported" }),
+    );
+  });
+
+  it("takes a scope, a vendor and a folder", async () => {
+    const cwd = freshDir();
+    const run = await cli(
+      ["driver", "new", "big-iron", "--scope", "@example", "--vendor", "Big Iron Systems", "--dir", "pkg"],
+      cwd,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^created @example\/racksmith-driver-big-iron \(driver big-iron\) in .*pkg: \d+ files/,
+    );
+    expect(JSON.parse(readFileSync(join(cwd, "pkg/package.json"), "utf8")).name).toBe(
+      "@example/racksmith-driver-big-iron",
+    );
+    const driver = readFileSync(join(cwd, "pkg/src/driver.ts"), "utf8");
+    expect(driver).toContain("export class BigIronDriver extends RedfishStandard");
+    expect(driver).toContain('vendor: "Big Iron Systems"');
+    expect(driver).toContain("const VENDOR = /^Big Iron Systems\\b/i;");
+  });
+
+  it.each([
+    ["Acme", /invalid driver name "Acme": a driver name is kebab-case/],
+    ["1acme", /invalid driver name "1acme": a driver name is kebab-case: .*starting with a letter/],
+    ["acme--x", /invalid driver name "acme--x": .*single hyphens/],
+    ["redfish-standard", /invalid driver name "redfish-standard": it is the built-in standard driver's/],
+  ])("refuses the name %s naming the rule", async (name, message) => {
+    const cwd = freshDir();
+    const run = await cli(["driver", "new", name], cwd);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain("Run 'racksmith driver new --help' for usage.");
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("refuses a bad scope and a bad vendor", async () => {
+    const cwd = freshDir();
+    expect((await cli(["driver", "new", "acme", "--scope", "@Acme Corp"], cwd)).stderr).toMatch(
+      /invalid --scope "@Acme Corp": an npm scope is lowercase/,
+    );
+    expect((await cli(["driver", "new", "acme", "--vendor", 'Acme "Corp"'], cwd)).stderr).toMatch(
+      /invalid --vendor "Acme \\"Corp\\"": a vendor is letters, digits/,
+    );
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("refuses a folder that is not empty and writes nothing", async () => {
+    const cwd = freshDir();
+    mkdirSync(join(cwd, "racksmith-driver-acme"));
+    writeFileSync(join(cwd, "racksmith-driver-acme/notes.txt"), "mine\n");
+    const run = await cli(["driver", "new", "acme"], cwd);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/racksmith-driver-acme is not empty: choose another --dir/);
+    expect(readdirSync(join(cwd, "racksmith-driver-acme"))).toEqual(["notes.txt"]);
+    // An empty folder is fine.
+    mkdirSync(join(cwd, "empty"));
+    expect((await cli(["driver", "new", "acme", "--dir", "empty"], cwd)).code).toBe(0);
+    expect(existsSync(join(cwd, "empty/src/driver.ts"))).toBe(true);
   });
 });

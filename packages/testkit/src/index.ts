@@ -136,3 +136,6 @@ export {
 
 /** The bundled example mockup: a generic DMTF-standard server (one system, manager and chassis). */
 export const EXAMPLE_MOCKUP: string = fileURLToPath(new URL("../mockups/example", import.meta.url));
+
+/** A compact DMTF-style mockup: no Vendor in the root, VLAN interfaces sharing a NIC's MAC, MAC-less boot options. */
+export const DMTF_STYLE_MOCKUP: string = fileURLToPath(new URL("../mockups/dmtf-style", import.meta.url));

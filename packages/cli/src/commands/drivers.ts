@@ -12,6 +12,7 @@ import { ReportedFailure } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { printOutput } from "../output/print.js";
 import { renderTable } from "../output/table.js";
+import { registerDriverNewCommand } from "./driverNew/index.js";
 
 const BUILT_IN_NAMES = new Set(["redfish-standard", "@racksmith/core"]);
 
@@ -41,9 +42,9 @@ export function registerDriverCommands(program: Command, io: CliIo): void {
       );
     });
 
-  program
-    .command("driver")
-    .description("driver development")
+  const driver = program.command("driver").description("driver development");
+  registerDriverNewCommand(driver, io);
+  driver
     .command("test")
     .description("run the driver conformance suite against a mockup")
     .argument(

@@ -1,6 +1,7 @@
 import type { Logger } from "../logging/index.js";
 import type { RedfishClient, ServiceProbe, ServiceRoot } from "../redfish/index.js";
 import type { ExplorationReport } from "./explorationReport.js";
+import type { HardwareIdentity } from "./hardwareIdentity.js";
 import type {
   AccountInfo,
   AccountRole,
@@ -51,7 +52,10 @@ export interface BmcDriver
   /** The driver's registered name (`redfish-standard`, `dell`, …). */
   readonly name: string;
   readonly client: RedfishClient;
-  /** Id of the computer system this driver manages (first member of `Systems` unless pinned). */
+  /**
+   * Id of the computer system this driver manages: the pinned one, else the only one, else the host system of a
+   * multi-system BMC (not a GPU baseboard; `SystemType` Physical; with boot options — `primarySystem`).
+   */
   systemId(): Promise<string>;
   /** Id of the BMC's own manager resource. */
   managerId(): Promise<string>;
@@ -194,7 +198,7 @@ export interface DriverContext {
   probe?: ServiceProbe;
   /** Operator settings for this driver from the config file (BIOS profiles per model, …). */
   settings?: Readonly<Record<string, unknown>>;
-  /** Explicit system id (multi-system BMCs); default is the first member of `Systems`. */
+  /** Explicit system id (multi-system BMCs); default: the host system `RedfishStandard.systemId()` picks. */
   systemId?: string;
 }
 
@@ -221,5 +225,12 @@ export interface BmcDriverDefinition {
    * scores 1 for any Redfish service, so any vendor match wins over it.
    */
   detect(serviceRoot: ServiceRoot, probe: ServiceProbe): number;
+  /**
+   * Optional second step, for hardware the service root does not name (no `Vendor`, an empty `Oem`): the
+   * first system's and manager's `Manufacturer`/`Model`, read once with the credentials and shared by every
+   * candidate. A number replaces this driver's `detect` score (0–100); undefined keeps it. Never called when
+   * a driver is pinned, nor for choosing a vendor's factory-default login (that happens before credentials).
+   */
+  refine?(hardware: HardwareIdentity, probe: ServiceProbe): number | undefined;
   create(client: RedfishClient, context: DriverContext): BmcDriver;
 }

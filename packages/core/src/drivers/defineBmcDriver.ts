@@ -10,6 +10,8 @@ export function defineBmcDriver<T extends BmcDriverDefinition>(definition: T): T
     problems.push(`name ${JSON.stringify(definition.name)} must be kebab-case`);
   if (!definition.vendor) problems.push("vendor is required");
   if (typeof definition.detect !== "function") problems.push("detect must be a function");
+  if (definition.refine !== undefined && typeof definition.refine !== "function")
+    problems.push("refine must be a function when given");
   if (typeof definition.create !== "function") problems.push("create must be a function");
   const unknown = (definition.capabilities ?? []).filter(
     (c) => !(BMC_CAPABILITIES as readonly string[]).includes(c),

@@ -3,7 +3,8 @@ import { silentLogger } from "../logging/index.js";
 import { probeService, type RedfishClient } from "../redfish/index.js";
 import type { BmcDriver, BmcDriverDefinition } from "./bmcDriver.js";
 import type { ExplorationReport } from "./explorationReport.js";
-import { type DriverSelection, selectDriver } from "./selection.js";
+import { readHardwareIdentity } from "./hardwareIdentity.js";
+import { type DriverSelection, selectDriver, wantsHardwareIdentity } from "./selection.js";
 
 export interface ConnectOptions {
   drivers: readonly BmcDriverDefinition[];
@@ -19,12 +20,20 @@ export interface ConnectedBmc {
   selection: DriverSelection;
 }
 
-/** Probes a BMC, selects its driver and creates it. */
+/**
+ * Probes a BMC, selects its driver and creates it. When a candidate refines detection, the first system's and
+ * manager's make and model are read once for all of them.
+ */
 export async function connectBmc(client: RedfishClient, options: ConnectOptions): Promise<ConnectedBmc> {
   const probe = await probeService(client);
+  const pinned = options.pinned ? { pinned: options.pinned } : {};
+  const hardware = wantsHardwareIdentity(options.drivers, pinned)
+    ? await readHardwareIdentity(client, probe)
+    : undefined;
   const selection = selectDriver(options.drivers, probe, {
     fallback: options.fallback,
-    ...(options.pinned ? { pinned: options.pinned } : {}),
+    ...pinned,
+    ...(hardware ? { hardware } : {}),
   });
   const settings = options.settings?.(selection.driver);
   const driver = selection.driver.create(client, {

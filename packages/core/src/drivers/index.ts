@@ -27,13 +27,17 @@ export {
 export { defineBmcDriver } from "./defineBmcDriver.js";
 export type {
   DriverCandidate,
+  EndpointKind,
   ExplorationReport,
   ExploredChassis,
   ExploredManager,
+  ExploredPcieDevice,
   ExploredSystem,
+  SerialNumberSource,
 } from "./explorationReport.js";
 export { type ConnectedBmc, type ConnectOptions, connectBmc, exploreBmc } from "./exploreBmc.js";
-export { type DriverSelection, selectDriver } from "./selection.js";
+export { type HardwareIdentity, type HardwareModel, readHardwareIdentity } from "./hardwareIdentity.js";
+export { type DriverSelection, selectDriver, wantsHardwareIdentity } from "./selection.js";
 export {
   type AccountInfo,
   type AccountRole,

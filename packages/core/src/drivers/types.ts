@@ -188,6 +188,11 @@ export interface EthernetInterfaceInfo {
   enabled: boolean | undefined;
   linkStatus: string | undefined;
   ipv4Addresses: string[];
+  /**
+   * `Virtual` for a VLAN (or bond) interface, which shares its parent's MAC: it is not another NIC, so MAC
+   * uniqueness and pairing count `Physical` (and unstated) interfaces only. Absent when the BMC does not tell.
+   */
+  interfaceType?: "Physical" | "Virtual";
 }
 
 export interface PcieDeviceInfo {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BootOptionInfo, BootTarget } from "../drivers/types.js";
-import { bootOptionMatches, findDpuBootOption, moveToFront } from "./bootMatching.js";
+import { bootOptionMatches, bootOptionsNameMacs, findDpuBootOption, moveToFront } from "./bootMatching.js";
 import { toBootOptionInfo } from "./mappers.js";
 
 const option = (DisplayName: string, UefiDevicePath: string | null = null): BootOptionInfo =>
@@ -73,5 +73,17 @@ describe("findDpuBootOption", () => {
   it("moves one entry to the front and keeps the rest in order", () => {
     expect(moveToFront(["a", "b", "c", "d"], "c")).toEqual(["c", "a", "b", "d"]);
     expect(moveToFront(["a", "b"], "z")).toEqual(["z", "a", "b"]);
+  });
+});
+
+describe("bootOptionsNameMacs", () => {
+  it("is false only when there are options and none names a MAC", () => {
+    const withMac = option("UEFI PXEv4 (MAC:02005E100001)");
+    const withoutMac = option("UEFI PXEv4 (Ethernet Interface 1)");
+    expect(withMac.mac).toBe("02:00:5E:10:00:01");
+    expect(bootOptionsNameMacs([withoutMac, withMac])).toBe(true);
+    expect(bootOptionsNameMacs([withoutMac, option("Windows Boot Manager")])).toBe(false);
+    // None listed yet (before the host's first POST) is "not found yet", not "cannot".
+    expect(bootOptionsNameMacs([])).toBe(true);
   });
 });

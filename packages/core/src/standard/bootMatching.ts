@@ -31,6 +31,17 @@ export function findDpuBootOption(
   return [...candidates].sort((a, b) => rank(a) - rank(b))[0];
 }
 
+/** Why a DPU-first boot order is not supported on a BMC whose boot options name no MAC. */
+export const NO_BOOT_OPTION_MAC = "no boot option names a MAC; cannot put the DPU first by MAC";
+
+/**
+ * Whether the DPU can be found by MAC at all: some boot option names one. No options at all is not this case
+ * (a BMC may list them only after the host's first POST), so it stays "not found" there.
+ */
+export function bootOptionsNameMacs(options: readonly BootOptionInfo[]): boolean {
+  return options.length === 0 || options.some((option) => option.mac !== undefined);
+}
+
 /** The boot order with the given reference moved to the front (nothing else reordered). */
 export function moveToFront(order: readonly string[], reference: string): string[] {
   return [reference, ...order.filter((entry) => entry !== reference)];

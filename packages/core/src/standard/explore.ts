@@ -5,6 +5,7 @@ import type {
   ExploredManager,
   ExploredSystem,
 } from "../drivers/explorationReport.js";
+import type { EthernetInterfaceInfo } from "../drivers/types.js";
 import { isNotSupported } from "../errors/index.js";
 import {
   type Chassis,
@@ -18,10 +19,11 @@ import {
   type ResourceKind,
   type ServiceProbe,
 } from "../redfish/index.js";
+import { readHardwareShapes } from "./hardwareShapes.js";
 import {
   assetIdentity,
   text,
-  toEthernetInterfaceInfo,
+  toEthernetInterfaceInfos,
   toNetworkAdapterInfo,
   toPowerState,
   trimSerial,
@@ -40,7 +42,13 @@ export async function exploreWithDriver(driver: BmcDriver, probe: ServiceProbe):
   const systemsPath = root.Systems?.["@odata.id"] ?? "/redfish/v1/Systems";
   const managersPath = root.Managers?.["@odata.id"] ?? "/redfish/v1/Managers";
   const chassisPath = root.Chassis?.["@odata.id"] ?? "/redfish/v1/Chassis";
-  const primarySystemId = await reader.attempt("/redfish/v1/Systems", () => driver.systemId());
+  // A BMC that lists no computer system (a switch tray's, a power shelf's) has no host to read.
+  const listsNoSystem =
+    probe.systemIds.length === 0 && !probe.diagnostics.some((d) => d.path === systemsPath);
+  const primarySystemId = listsNoSystem
+    ? undefined
+    : await reader.attempt("/redfish/v1/Systems", () => driver.systemId());
+  const hostOnly = <T>(read: () => Promise<T>) => (listsNoSystem ? Promise.resolve(undefined) : read());
 
   const [managers, systems, chassis, firmware, lockdownStatus, secureBootStatus, machineSetupStatus] =
     await Promise.all([
@@ -56,20 +64,39 @@ export async function exploreWithDriver(driver: BmcDriver, probe: ServiceProbe):
         probe.chassisIds.map((id) => exploreChassis(reader, `${chassisPath}/${encodeURIComponent(id)}`)),
       ),
       reader.optional("/redfish/v1/UpdateService", () => driver.firmwareInventory()),
-      reader.optional("lockdown", () => driver.lockdownStatus()),
-      reader.optional("secure boot", () => driver.secureBootStatus()),
-      reader.optional("machine setup", () => driver.machineSetupStatus({})),
+      hostOnly(() => reader.optional("lockdown", () => driver.lockdownStatus())),
+      hostOnly(() => reader.optional("secure boot", () => driver.secureBootStatus())),
+      hostOnly(() => reader.optional("machine setup", () => driver.machineSetupStatus({}))),
     ]);
+  const shapes = await readHardwareShapes({
+    reader,
+    client: driver.client,
+    root,
+    diagnostics,
+    systems: probe.systemIds.map((id, i) => ({
+      id,
+      path: `${systemsPath}/${encodeURIComponent(id)}`,
+      explored: systems[i],
+    })),
+    chassis: probe.chassisIds.map((id, i) => ({
+      path: `${chassisPath}/${encodeURIComponent(id)}`,
+      explored: chassis[i],
+    })),
+    primarySystemId,
+    listsNoSystem,
+  });
 
   return {
     endpointType: "bmc",
+    endpointKind: shapes.kind,
+    endpointKindReason: shapes.reason,
     vendor: probe.vendor,
     product: probe.product,
     redfishVersion: text(root.RedfishVersion),
     driver: { name: driver.name, pinned: false },
     candidates: [],
     managers: managers.filter((m): m is ExploredManager => m !== undefined),
-    systems: systems.filter((s): s is ExploredSystem => s !== undefined),
+    systems: shapes.systems,
     chassis: chassis.filter((c): c is ExploredChassis => c !== undefined),
     firmware: firmware ?? [],
     oemNamespaces: probe.metadata?.oemNamespaces ?? [],
@@ -84,6 +111,8 @@ export async function exploreWithDriver(driver: BmcDriver, probe: ServiceProbe):
 
 /** Reads resources for the report, turning failures into diagnostics. */
 class ResourceReader {
+  private readonly read = new Map<string, RedfishObject>();
+
   constructor(
     private readonly driver: BmcDriver,
     private readonly diagnostics: Diagnostic[],
@@ -91,8 +120,16 @@ class ResourceReader {
 
   async resource<T extends RedfishObject>(kind: ResourceKind, path: string): Promise<T | undefined> {
     const resource = await this.attempt(path, () => this.driver.client.get<T>(path));
-    if (resource) this.diagnostics.push(...checkResource(kind, path, resource));
+    if (resource) {
+      this.diagnostics.push(...checkResource(kind, path, resource));
+      this.read.set(path, resource);
+    }
     return resource;
+  }
+
+  /** A resource read above, by the path it was read at. */
+  cached(path: string): RedfishObject | undefined {
+    return this.read.get(path);
   }
 
   async members<T extends RedfishObject>(kind: ResourceKind, path: string | undefined): Promise<T[]> {
@@ -122,6 +159,11 @@ class ResourceReader {
       return undefined;
     }
   }
+
+  /** Field checks of what was read through the driver rather than here. */
+  check(kind: ResourceKind, path: string, body: unknown): void {
+    this.diagnostics.push(...checkResource(kind, path, body));
+  }
 }
 
 async function exploreManager(reader: ResourceReader, path: string): Promise<ExploredManager | undefined> {
@@ -136,7 +178,7 @@ async function exploreManager(reader: ResourceReader, path: string): Promise<Exp
     firmwareVersion: text(manager.FirmwareVersion),
     uuid: text(manager.UUID),
     model: text(manager.Model),
-    ethernetInterfaces: interfaces.map(toEthernetInterfaceInfo),
+    ethernetInterfaces: toEthernetInterfaceInfos(interfaces),
   };
 }
 
@@ -148,9 +190,16 @@ async function exploreSystem(
 ): Promise<ExploredSystem | undefined> {
   const system = await reader.resource<ComputerSystem>("ComputerSystem", path);
   if (!system) return undefined;
-  const [interfaces, pcieDevices, baseMac, nicMode] = await Promise.all([
-    reader.members<EthernetInterface>("EthernetInterface", system.EthernetInterfaces?.["@odata.id"]),
-    primary ? reader.optional(`${path}/PCIeDevices`, () => driver.pcieDevices()) : Promise.resolve(undefined),
+  const [interfaces, baseMac, nicMode] = await Promise.all([
+    primary
+      ? driverInterfaces(
+          reader,
+          driver,
+          system.EthernetInterfaces?.["@odata.id"] ?? `${path}/EthernetInterfaces`,
+        )
+      : reader
+          .members<EthernetInterface>("EthernetInterface", system.EthernetInterfaces?.["@odata.id"])
+          .then(toEthernetInterfaceInfos),
     primary ? reader.optional("base MAC", () => driver.baseMac()) : Promise.resolve(undefined),
     primary ? reader.optional("NIC mode", () => driver.nicMode()) : Promise.resolve(undefined),
   ]);
@@ -164,8 +213,8 @@ async function exploreSystem(
     powerState: toPowerState(system.PowerState),
     biosVersion: text(system.BiosVersion),
     bootOrder: system.Boot?.BootOrder ?? [],
-    ethernetInterfaces: interfaces.map(toEthernetInterfaceInfo),
-    pcieDevices: pcieDevices ?? [],
+    ethernetInterfaces: interfaces,
+    pcieDevices: [], // every system's, once each: readHardwareShapes
     ...(baseMac ? { baseMac } : {}),
     ...(nicMode ? { nicMode } : {}),
   };
@@ -184,6 +233,26 @@ async function exploreChassis(reader: ResourceReader, path: string): Promise<Exp
     ...assetIdentity(chassis),
     networkAdapters: adapters.map((adapter) => toNetworkAdapterInfo(adapter, chassis.Id ?? "")),
   };
+}
+
+/**
+ * The primary system's interfaces as its driver reports them (so an override shows in the report), each
+ * checked as if read here; a virtual (VLAN) interface needs no UEFI device path.
+ */
+async function driverInterfaces(
+  reader: ResourceReader,
+  driver: BmcDriver,
+  collection: string,
+): Promise<EthernetInterfaceInfo[]> {
+  const interfaces = (await reader.attempt(collection, () => driver.systemEthernetInterfaces())) ?? [];
+  for (const nic of interfaces) {
+    reader.check("EthernetInterface", `${collection}/${encodeURIComponent(nic.id)}`, {
+      Id: nic.id,
+      MACAddress: nic.mac ?? null,
+      UefiDevicePath: nic.uefiDevicePath ?? (nic.interfaceType === "Virtual" ? null : undefined),
+    });
+  }
+  return interfaces;
 }
 
 function messageOf(error: unknown): string {

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { EthernetInterface } from "../redfish/index.js";
 import {
+  ethernetInterfaceType,
   macFromText,
   macFromUefiDevicePath,
   normalizeMac,
   toBootOptionInfo,
   toEthernetInterfaceInfo,
+  toEthernetInterfaceInfos,
   trimSerial,
 } from "./mappers.js";
 
@@ -71,6 +74,47 @@ describe("ethernet interfaces", () => {
       ipv4Addresses: ["10.0.0.5"],
       enabled: false,
     });
+  });
+
+  it("states the interface type when the BMC does, and marks a VLAN interface linked to its parent Virtual", () => {
+    const parent = { "@odata.id": "/redfish/v1/Systems/1/EthernetInterfaces/NIC1" };
+    expect(ethernetInterfaceType({ EthernetInterfaceType: "Physical" })).toBe("Physical");
+    expect(ethernetInterfaceType({ EthernetInterfaceType: "Virtual" })).toBe("Virtual");
+    expect(
+      ethernetInterfaceType({
+        VLAN: { VLANEnable: true, VLANId: 100 },
+        Links: { RelatedInterfaces: [parent] },
+      }),
+    ).toBe("Virtual");
+    // A physical port that tags its own traffic (iDRAC with VLAN on) says so, or says nothing.
+    expect(ethernetInterfaceType({ EthernetInterfaceType: "Physical", VLAN: { VLANEnable: true } })).toBe(
+      "Physical",
+    );
+    expect(ethernetInterfaceType({ VLAN: { VLANEnable: true, VLANId: 10 } })).toBeUndefined();
+    expect(ethernetInterfaceType({ EthernetInterfaceType: "Bogus" })).toBeUndefined();
+    expect(toEthernetInterfaceInfo({ Id: "1", MACAddress: "02:00:00:00:00:01" })).not.toHaveProperty(
+      "interfaceType",
+    );
+  });
+
+  it("marks an untyped VLAN sub-interface carrying an untagged sibling's MAC Virtual, and nothing else", () => {
+    const mac = "02:c0:ff:ee:00:01";
+    const resources: EthernetInterface[] = [
+      { Id: "NIC1", MACAddress: mac, VLAN: { VLANEnable: false } },
+      { Id: "NIC1.200", MACAddress: mac, VLAN: { VLANEnable: true, VLANId: 200 } },
+      // Tagged, but no sibling has its MAC: a lone tagged port stays unknown.
+      { Id: "BMC", MACAddress: "02:c0:ff:ee:00:f0", VLAN: { VLANEnable: true, VLANId: 10 } },
+      // Two untagged interfaces with one MAC are a real duplicate: neither is made virtual.
+      { Id: "A", MACAddress: "02:00:00:00:00:0a" },
+      { Id: "B", MACAddress: "02:00:00:00:00:0a" },
+    ];
+    expect(toEthernetInterfaceInfos(resources).map((i) => [i.id, i.interfaceType])).toEqual([
+      ["NIC1", undefined],
+      ["NIC1.200", "Virtual"],
+      ["BMC", undefined],
+      ["A", undefined],
+      ["B", undefined],
+    ]);
   });
 
   it("trims padded serials and treats blank ones as missing", () => {

@@ -92,6 +92,7 @@ export function toEthernetInterfaceInfo(resource: EthernetInterface): EthernetIn
     normalizeMac(resource.MACAddress) ??
     normalizeMac(resource.MacAddress) ??
     normalizeMac(resource.PermanentMACAddress);
+  const interfaceType = ethernetInterfaceType(resource);
   return {
     id: resource.Id ?? "",
     mac,
@@ -101,7 +102,39 @@ export function toEthernetInterfaceInfo(resource: EthernetInterface): EthernetIn
     ipv4Addresses: (resource.IPv4Addresses ?? [])
       .map((address) => text(address?.Address))
       .filter((address): address is string => !!address && address !== "0.0.0.0"),
+    ...(interfaceType ? { interfaceType } : {}),
   };
+}
+
+/**
+ * What an interface is: its `EthernetInterfaceType` when stated, else `Virtual` for a VLAN-tagged interface
+ * that names the interface it is built on (`Links.RelatedInterfaces`), else unknown.
+ */
+export function ethernetInterfaceType(resource: EthernetInterface): "Physical" | "Virtual" | undefined {
+  const stated = resource.EthernetInterfaceType;
+  if (stated === "Physical" || stated === "Virtual") return stated;
+  const related = resource.Links?.RelatedInterfaces;
+  return isVlanTagged(resource) && Array.isArray(related) && related.length > 0 ? "Virtual" : undefined;
+}
+
+/**
+ * One collection's interfaces. A VLAN sub-interface of a BMC that states no types (`VLAN.VLANEnable` and the
+ * MAC of an untagged sibling, its parent) is marked `Virtual` too: it is not a second NIC with that MAC.
+ */
+export function toEthernetInterfaceInfos(resources: readonly EthernetInterface[]): EthernetInterfaceInfo[] {
+  const tagged = resources.map(isVlanTagged);
+  const infos = resources.map(toEthernetInterfaceInfo);
+  const untaggedMacs = new Set(infos.filter((_, i) => !tagged[i]).map((info) => info.mac));
+  return infos.map(
+    (info, i): EthernetInterfaceInfo =>
+      info.interfaceType === undefined && tagged[i] && info.mac && untaggedMacs.has(info.mac)
+        ? { ...info, interfaceType: "Virtual" }
+        : info,
+  );
+}
+
+function isVlanTagged(resource: EthernetInterface): boolean {
+  return resource.VLAN?.VLANEnable === true;
 }
 
 export function toPcieDeviceInfo(resource: PCIeDevice): PcieDeviceInfo {

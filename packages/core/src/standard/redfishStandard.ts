@@ -63,7 +63,14 @@ import {
   type Thermal,
   type UpdateService,
 } from "../redfish/index.js";
-import { bootOptionMatches, findDpuBootOption, moveToFront, OVERRIDE_TARGET } from "./bootMatching.js";
+import {
+  bootOptionMatches,
+  bootOptionsNameMacs,
+  findDpuBootOption,
+  moveToFront,
+  NO_BOOT_OPTION_MAC,
+  OVERRIDE_TARGET,
+} from "./bootMatching.js";
 import { entriesSince, pickLogService } from "./eventLogs.js";
 import { exploreWithDriver } from "./explore.js";
 import {
@@ -72,13 +79,14 @@ import {
   toAccountInfo,
   toBootOptionInfo,
   toDriveInfo,
-  toEthernetInterfaceInfo,
+  toEthernetInterfaceInfos,
   toFirmwareComponent,
   toLogEntryInfo,
   toNetworkAdapterInfo,
   toPcieDeviceInfo,
   toPowerState,
 } from "./mappers.js";
+import { choosePrimarySystem, systemChoiceFacts } from "./primarySystem.js";
 import { powerMetricsFrom, readingFromSensor, readingsFromThermal } from "./sensors.js";
 
 const SYSTEM_LOG_PREFERENCE = ["SEL", "EventLog", "IML", "Log1", "Event", "PlatformLog"];
@@ -123,9 +131,25 @@ export class RedfishStandard implements BmcDriver {
         ids[0] ?? lastSegment((await this.client.listMembers(await this.collectionPath("Systems")))[0] ?? "");
       if (!first)
         throw new RacksmithError("no_system", "FAILED_PRECONDITION", "the BMC lists no computer system");
-      this.cachedSystemId = first;
+      this.cachedSystemId = ids.length > 1 ? await this.hostSystemAmong(ids) : first;
     }
     return this.cachedSystemId;
+  }
+
+  /** Of several systems (a DGX host and its HGX baseboard), the one the host boots: `choosePrimarySystem`. */
+  private async hostSystemAmong(ids: readonly string[]): Promise<string> {
+    const collection = await this.collectionPath("Systems");
+    const facts = await Promise.all(
+      ids.map(async (id) =>
+        systemChoiceFacts(
+          id,
+          await this.client
+            .get<ComputerSystem>(`${collection}/${encodeURIComponent(id)}`)
+            .catch(() => undefined),
+        ),
+      ),
+    );
+    return choosePrimarySystem(facts) ?? (ids[0] as string);
   }
 
   async managerId(): Promise<string> {
@@ -189,10 +213,12 @@ export class RedfishStandard implements BmcDriver {
     throw new NotSupportedError(operation, reason);
   }
 
-  /** The target of an action, or undefined when the resource does not advertise it. */
+  /**
+   * The target of an action, or undefined when the resource does not advertise it: the standard
+   * `Actions["#Res.Action"]` first, else the same name under `Actions.Oem` (directly or in a vendor's object).
+   */
   protected actionTarget(resource: RedfishObject, action: string): string | undefined {
-    const actions = resource.Actions as Record<string, ActionTarget | undefined> | undefined;
-    return actions?.[action]?.target;
+    return actionDescriptor(resource, action)?.target;
   }
 
   /** Allowable values of an action parameter, from the inline annotation or its `@Redfish.ActionInfo`. */
@@ -201,7 +227,7 @@ export class RedfishStandard implements BmcDriver {
     action: string,
     parameter: string,
   ): Promise<string[] | undefined> {
-    const descriptor = (resource.Actions as Record<string, ActionTarget | undefined> | undefined)?.[action];
+    const descriptor = actionDescriptor(resource, action);
     const inline = descriptor?.[`${parameter}@Redfish.AllowableValues`];
     if (Array.isArray(inline)) return inline.map(String);
     const infoPath = descriptor?.["@Redfish.ActionInfo"];
@@ -293,6 +319,7 @@ export class RedfishStandard implements BmcDriver {
   async setBootOrderDpuFirst(mac: string): Promise<JobRef | undefined> {
     const wanted = requireMac(mac);
     const { order, options } = await this.bootOptions();
+    if (!bootOptionsNameMacs(options)) this.notSupported("boot order DPU first", NO_BOOT_OPTION_MAC);
     const option = findDpuBootOption(options, wanted);
     if (!option) throw bootOptionNotFound(`network boot from ${wanted}`);
     if (order[0] === option.reference) return undefined;
@@ -303,6 +330,7 @@ export class RedfishStandard implements BmcDriver {
   async isBootOrderDpuFirst(mac: string): Promise<boolean> {
     const wanted = requireMac(mac);
     const { order, options } = await this.bootOptions();
+    if (!bootOptionsNameMacs(options)) this.notSupported("boot order DPU first check", NO_BOOT_OPTION_MAC);
     const first = options.find((option) => option.reference === order[0]);
     return first?.mac === wanted;
   }
@@ -728,7 +756,7 @@ export class RedfishStandard implements BmcDriver {
   protected async ethernetInterfaces(owner: ComputerSystem | Manager): Promise<EthernetInterfaceInfo[]> {
     const link = owner.EthernetInterfaces?.["@odata.id"];
     if (!link) return [];
-    return (await this.members<EthernetInterface>(link)).map(toEthernetInterfaceInfo);
+    return toEthernetInterfaceInfos(await this.members<EthernetInterface>(link));
   }
 
   async systemEthernetInterfaces(): Promise<EthernetInterfaceInfo[]> {
@@ -819,6 +847,30 @@ export class RedfishStandard implements BmcDriver {
   async explore(): Promise<ExplorationReport> {
     return exploreWithDriver(this, await this.probe());
   }
+}
+
+/**
+ * An action's descriptor: `Actions[action]` when it has a target, else the first one of that name with a
+ * target under `Actions.Oem` — `Oem["#Vendor.Action"]` or nested, `Oem.Vendor["#Vendor.Action"]` — searched
+ * breadth-first a few levels deep.
+ */
+function actionDescriptor(resource: RedfishObject, action: string): ActionTarget | undefined {
+  const actions = asObject(resource.Actions);
+  const standard = asObject(actions?.[action]);
+  if (typeof standard?.target === "string") return standard as ActionTarget;
+  let level: Record<string, unknown>[] = [asObject(actions?.Oem)].filter((o) => o !== undefined);
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const found = level.map((o) => asObject(o[action])).find((d) => typeof d?.target === "string");
+    if (found) return found as ActionTarget;
+    level = level.flatMap((o) => Object.values(o).map(asObject)).filter((o) => o !== undefined);
+  }
+  return standard as ActionTarget | undefined;
+}
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** A MAC in any common notation, normalised; an InvalidArgumentError names the bad value. */

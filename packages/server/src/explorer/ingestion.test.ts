@@ -1,6 +1,6 @@
-import type { PowerState } from "@racksmith/core";
+import type { ExplorationReport, PowerState } from "@racksmith/core";
 import { describe, expect, it } from "vitest";
-import { hostReport } from "./__fixtures__/reports.js";
+import { hostReport, nonHostReport } from "./__fixtures__/reports.js";
 import { decideIngestion, type IngestionDecision, type IngestionInput } from "./ingestion.js";
 import type { PairedDpu, PairingResult } from "./pairing.js";
 
@@ -140,11 +140,56 @@ const CASES: Array<[string, IngestionInput, Partial<IngestionDecision>]> = [
     { action: "ingest" },
   ],
   [
+    "rejects an NVLink switch tray, even one listed in expected machines with its serial",
+    input({ report: nonHostReport({ kind: "switch", chassisSerial: "SER-1" }) }),
+    {
+      action: "reject",
+      status: "rejected",
+      code: "not_a_host",
+      reason: "not a host: an NVLink switch tray (chassis MGX_NVSwitch_0); only hosts are ingested",
+    },
+  ],
+  [
+    "rejects a power shelf that is not in expected machines as not a host (not merely unexpected)",
+    input({ report: nonHostReport({ kind: "powerShelf" }), expected: undefined }),
+    { action: "reject", code: "not_a_host", reason: expect.stringContaining("not a host: a power shelf") },
+  ],
+  [
+    "rejects a switch whatever its report lacks: it shows what it is",
+    input({ report: withUnread(nonHostReport({ kind: "switch" }), "/redfish/v1/Fabrics") }),
+    { action: "reject", code: "not_a_host" },
+  ],
+  [
+    "waits on a BMC that showed no host while parts of its report were unread (maybe its Systems)",
+    input({ report: withUnread(nonHostReport({ kind: "unknown" }), "/redfish/v1/Systems") }),
+    { action: "wait", code: "report_incomplete", reason: expect.stringContaining("not_a_host") },
+  ],
+  [
+    "rejects a BMC that shows no host in a whole report",
+    input({ report: nonHostReport({ kind: "unknown" }) }),
+    { action: "reject", code: "not_a_host", reason: expect.stringContaining("no host computer system") },
+  ],
+  [
+    "reads a report stored before reports had a kind as a host's",
+    input({ report: withoutKind(hostReport({ serial: "SER-1" })) }),
+    { action: "ingest", serial: "SER-1" },
+  ],
+  [
     "ingests a bare host (no DPU expected)",
     input({ pairing: { status: "paired", dpus: [], nicModeSerials: [] } }),
     { action: "ingest", dpus: [] },
   ],
 ];
+
+function withUnread(report: ExplorationReport, path: string): ExplorationReport {
+  report.diagnostics.push({ severity: "warning", path, message: "timed out", unread: true });
+  return report;
+}
+
+function withoutKind(report: ExplorationReport): ExplorationReport {
+  const { endpointKind: _kind, endpointKindReason: _reason, ...older } = report;
+  return older as ExplorationReport;
+}
 
 describe("decideIngestion", () => {
   it.each(CASES)("%s", (_name, given, expected) => {

@@ -2,7 +2,7 @@ import type { ExplorationReport } from "@racksmith/core";
 import type { ExpectedMachine } from "../inventory/contracts.js";
 import { type EndpointFinding, serialNumberMismatch } from "./findings.js";
 import type { PairedDpu, PairingResult } from "./pairing.js";
-import { reportSerials, unreadPaths } from "./reportFacts.js";
+import { endpointKindOf, reportSerials, unreadPaths } from "./reportFacts.js";
 
 /** Where a host BMC stands on its way to becoming a managed host (shown by `managed-hosts`). */
 export type IngestionStatus = "ingested" | "waiting" | "rejected" | "unexpected";
@@ -36,13 +36,16 @@ export type IngestionDecision =
   | { action: "ingest"; serial: string; dpus: PairedDpu[] };
 
 /**
- * Whether a host BMC becomes a managed host now (NICo's ingestion criteria): it must be listed in expected
+ * Whether a host BMC becomes a managed host now (NICo's ingestion criteria): it must be a host's BMC (a switch
+ * tray's or a power shelf's is rejected with `not_a_host`, whatever expected machines say), be listed in expected
  * machines, show the expected serial (else a `SerialNumberMismatch` finding), be powered on (powered on for
  * it once per `retryAfterMs`), and be completely paired with DPUs nobody else owns.
  */
 export function decideIngestion(input: IngestionInput): IngestionDecision {
   const decision = decideOnReport(input);
   if (decision.action !== "reject" || decision.code === "dpu_attached_elsewhere") return decision;
+  // A switch or a power shelf shows what it is; only "no host seen" may be a host whose Systems did not answer.
+  if (decision.code === "not_a_host" && endpointKindOf(input.report) !== "unknown") return decision;
   // A rejection drawn from a report with holes may be a network blip, not the machine: wait for a whole one.
   const unread = unreadPaths(input.report);
   if (unread.length === 0) return decision;
@@ -55,8 +58,23 @@ export function decideIngestion(input: IngestionInput): IngestionDecision {
   };
 }
 
+const NOT_A_HOST: Record<Exclude<ExplorationReport["endpointKind"], "host">, string> = {
+  switch: "an NVLink switch tray",
+  powerShelf: "a power shelf",
+  unknown: "the BMC shows no host computer system",
+};
+
 function decideOnReport(input: IngestionInput): IngestionDecision {
   if (input.ingested) return { action: "none", status: "ingested", reason: null };
+  const kind = endpointKindOf(input.report);
+  if (kind !== "host") {
+    return {
+      action: "reject",
+      status: "rejected",
+      code: "not_a_host",
+      reason: `not a host: ${NOT_A_HOST[kind]} (${input.report.endpointKindReason}); only hosts are ingested`,
+    };
+  }
   if (!input.expected) {
     return { action: "none", status: "unexpected", reason: "the BMC MAC is not listed in expected machines" };
   }

@@ -15,6 +15,11 @@ export function isDpuReport(report: ExplorationReport, extraPrefixes: readonly s
   );
 }
 
+/** What the BMC manages; a report stored before reports said so is a host's (only hosts were explored then). */
+export function endpointKindOf(report: ExplorationReport): ExplorationReport["endpointKind"] {
+  return (report as Partial<ExplorationReport>).endpointKind ?? "host";
+}
+
 /** The serial a machine is known by: its first system's, else its first chassis' that has one (trimmed). */
 export function reportSerial(report: ExplorationReport): string | undefined {
   const fromSystem = report.systems[0]?.serialNumber?.trim();
@@ -39,13 +44,16 @@ export function dpuHostFacingMac(report: ExplorationReport): string | undefined 
   return normalizeMac(report.systems[0]?.baseMac);
 }
 
-/** The host's own NICs with a MAC, as seen by its BMC: MAC (normalised) and UEFI device path. */
+/**
+ * The host's own NICs with a MAC, as seen by its BMC: MAC (normalised) and UEFI device path. A VLAN interface
+ * (`Virtual`) is not a NIC: it carries its parent's MAC and no device path of its own.
+ */
 export function hostNics(
   report: ExplorationReport,
 ): Array<{ mac: string; uefiDevicePath: string | undefined }> {
   return report.systems.flatMap((system) =>
     system.ethernetInterfaces.flatMap((nic) => {
-      const mac = normalizeMac(nic.mac);
+      const mac = nic.interfaceType === "Virtual" ? undefined : normalizeMac(nic.mac);
       return mac ? [{ mac, uefiDevicePath: nic.uefiDevicePath }] : [];
     }),
   );

@@ -8,7 +8,7 @@ import { Conditions } from "./__fixtures__/conditions.js";
 import { FakeInventory } from "./__fixtures__/fakeInventory.js";
 import { FakeRedfishBmc } from "./__fixtures__/fakeRedfishBmc.js";
 import { TestCredentialStore } from "./__fixtures__/memoryCredentials.js";
-import { dpuReport, hostReport } from "./__fixtures__/reports.js";
+import { dpuReport, hostReport, nonHostReport } from "./__fixtures__/reports.js";
 import { ScriptedExplorer } from "./__fixtures__/scriptedExplorer.js";
 import { createBmcConnector } from "./bmcConnector.js";
 import { resolveSiteExplorerConfig, type SiteExplorerConfig } from "./configSchema.js";
@@ -408,6 +408,39 @@ describe("pairing and ingestion", () => {
     });
     expect(await explorer.runIteration()).toMatchObject({ ingested: 1, waiting: 0 });
     expect((await explorer.listMachines()).filter((m) => m.kind === "host")).toHaveLength(3);
+  });
+
+  it("never ingests a switch tray or a power shelf as a host, even one listed in expected machines", async () => {
+    const { inventory, scripted } = fleet(1);
+    inventory.endpoints.push({ address: "10.0.3.1", mac: mac(201) }, { address: "10.0.3.2", mac: mac(202) });
+    inventory.expect(mac(201), "SWITCH-1");
+    scripted.script.set("10.0.3.1", { report: nonHostReport({ kind: "switch", chassisSerial: "SWITCH-1" }) });
+    scripted.script.set("10.0.3.2", {
+      report: nonHostReport({ kind: "powerShelf", chassisSerial: "SHELF-1" }),
+    });
+    const { explorer, metrics } = siteExplorer(inventory, scripted);
+
+    expect(await explorer.runIteration()).toMatchObject({ ingested: 1, waiting: 0, rejected: 2 });
+    const verdicts = new Map((await explorer.listManagedHosts()).map((h) => [h.hostAddress, h]));
+    expect(verdicts.get("10.0.3.1")).toMatchObject({
+      status: "rejected",
+      code: "not_a_host",
+      reason: "not a host: an NVLink switch tray (chassis MGX_NVSwitch_0); only hosts are ingested",
+      machineId: null,
+      serial: "SWITCH-1",
+    });
+    expect(verdicts.get("10.0.3.2")).toMatchObject({
+      status: "rejected",
+      code: "not_a_host",
+      reason: expect.stringContaining("a power shelf"),
+    });
+    expect((await explorer.getEndpoint("10.0.3.1")).findings).toEqual([]);
+    expect((await explorer.listMachines()).map((m) => m.bmcAddress).sort()).toEqual(["10.0.1.1", "10.0.2.1"]);
+    expect(await metrics.metrics()).toMatch(/racksmith_site_explorer_pairing_waits\{code="not_a_host"\} 2/);
+
+    // The next run says the same and still creates nothing.
+    await explorer.runIteration();
+    expect((await explorer.listMachines()).filter((m) => m.kind === "host")).toHaveLength(1);
   });
 
   it("reports why the others are not ingested: serial mismatch, missing DPU, powered off, not expected", async () => {

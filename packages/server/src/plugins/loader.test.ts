@@ -1,16 +1,19 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/index.js";
 import { createPluginHost } from "./bootstrap.js";
 import { PluginLoadError } from "./errors.js";
-import { loadPlugins } from "./loader.js";
+import { loadPlugins, PLUGIN_FALLBACK_DIRS, resolvePlugin } from "./loader.js";
 import { PluginHost } from "./pluginHost.js";
 
 const project = fileURLToPath(new URL("../../test/fixtures/plugin-project", import.meta.url));
 
 async function loadError(
   specifier: string,
-  options: { coreVersion?: string } = {},
+  options: { coreVersion?: string; baseDir?: string; fallbackDirs?: string[] } = {},
 ): Promise<PluginLoadError> {
   const host = new PluginHost();
   const error = await loadPlugins([specifier], { baseDir: project, host, ...options }).catch(
@@ -84,5 +87,68 @@ describe("plugin loader", () => {
     expect((error as PluginLoadError).message).toMatch(
       /"fixture" is already registered by @fixture\/good-driver/,
     );
+  });
+});
+
+describe("where package names resolve from", () => {
+  const made: string[] = [];
+  /** A folder outside the repository, so no node_modules above it knows the fixtures. */
+  const elsewhere = (): string => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "racksmith-plugins-")));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("falls back to the racksmith installation: the server package's own folder by default", () => {
+    expect(PLUGIN_FALLBACK_DIRS).toEqual([resolve(fileURLToPath(new URL("../..", import.meta.url)))]);
+  });
+
+  it("loads a package the config's folder lacks from a fallback folder", async () => {
+    const host = new PluginHost();
+    const [plugin] = await loadPlugins(["@fixture/good-driver"], {
+      baseDir: elsewhere(),
+      fallbackDirs: [project],
+      host,
+    });
+    expect(plugin?.entry).toBe(join(project, "node_modules/@fixture/good-driver/index.js"));
+    expect(host.bmcDriverDefinitions().map((d) => d.name)).toContain("fixture");
+  });
+
+  it("prefers the config folder's copy over the installation's", () => {
+    const dir = elsewhere();
+    const local = join(dir, "node_modules/@fixture/good-driver");
+    mkdirSync(local, { recursive: true });
+    writeFileSync(
+      join(local, "package.json"),
+      JSON.stringify({ name: "@fixture/good-driver", main: "main.js" }),
+    );
+    writeFileSync(join(local, "main.js"), "export default {};\n");
+    expect(resolvePlugin("@fixture/good-driver", join(dir, "config"), [project]).entry).toBe(
+      join(local, "main.js"),
+    );
+  });
+
+  it("names every place searched when the package is in none of them", async () => {
+    const dir = elsewhere();
+    const error = await loadPlugins(["@fixture/missing"], {
+      baseDir: dir,
+      fallbackDirs: [project],
+      host: new PluginHost(),
+    }).catch((e: unknown) => e);
+    expect((error as PluginLoadError).code).toBe("plugin_not_found");
+    expect((error as PluginLoadError).message).toBe(
+      `plugin @fixture/missing: package not found in any node_modules folder from ${dir} up, nor from ${project} up — install it (npm install @fixture/missing) in the config's folder or beside the racksmith command, or fix its name in the config`,
+    );
+  });
+
+  it("names the installation searched by default, and only the config's folder without fallbacks", async () => {
+    const dir = elsewhere();
+    const byDefault = (await loadError("@fixture/missing", { baseDir: dir })).message;
+    expect(byDefault).toContain(`from ${dir} up, nor from ${PLUGIN_FALLBACK_DIRS[0]} up`);
+    const none = (await loadError("@fixture/missing", { baseDir: dir, fallbackDirs: [] })).message;
+    expect(none).toContain(`from ${dir} up — install it`);
   });
 });

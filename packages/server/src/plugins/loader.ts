@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CORE_VERSION,
   exportTarget,
@@ -16,6 +16,13 @@ import type { PluginHost } from "./pluginHost.js";
 export interface LoadPluginsOptions {
   /** Directory relative paths and package lookups start from (the config file's directory). */
   baseDir: string;
+  /**
+   * Where package names are looked up when `baseDir`'s node_modules folders do not have them: each directory
+   * and its parents, in order. Default: the installation of `@racksmith/server` itself
+   * (`PLUGIN_FALLBACK_DIRS`), so a config kept in any folder finds the plugins installed beside the
+   * `racksmith` command.
+   */
+  fallbackDirs?: readonly string[];
   host: PluginHost;
   /** Overridable for tests; default: the running core. */
   coreVersion?: string;
@@ -69,7 +76,11 @@ export async function loadPlugins(
 }
 
 async function importPlugin(specifier: string, options: LoadPluginsOptions): Promise<LoadedPlugin> {
-  const { entry, packageJsonPath, packageJson } = resolvePlugin(specifier, options.baseDir);
+  const { entry, packageJsonPath, packageJson } = resolvePlugin(
+    specifier,
+    options.baseDir,
+    options.fallbackDirs,
+  );
   let module: { default?: unknown };
   try {
     module = (await import(pathToFileURL(entry).href)) as { default?: unknown };
@@ -171,8 +182,25 @@ function isPathSpecifier(specifier: string): boolean {
   return specifier.startsWith(".") || isAbsolute(specifier) || /\.(m?js|ts)$/.test(specifier);
 }
 
-/** Resolves a package name (walking node_modules up from baseDir) or a path to its entry file. */
-export function resolvePlugin(specifier: string, baseDir: string): ResolvedPlugin {
+/**
+ * The package folder of this `@racksmith/server` (`src/plugins/` and `dist/plugins/` alike): plugin names the
+ * config's folder cannot resolve are looked up from here, i.e. in the installation the `racksmith` command
+ * runs from (its own node_modules, then each parent's).
+ */
+export const PLUGIN_FALLBACK_DIRS: readonly string[] = [
+  resolve(fileURLToPath(new URL("../..", import.meta.url))),
+];
+
+/**
+ * Resolves a path (relative to baseDir) or a package name to its entry file. A package name is looked up in
+ * the node_modules folders from baseDir up, then from each of `fallbackDirs` up (default: this server's own
+ * installation); the error for a missing package names every place searched.
+ */
+export function resolvePlugin(
+  specifier: string,
+  baseDir: string,
+  fallbackDirs: readonly string[] = PLUGIN_FALLBACK_DIRS,
+): ResolvedPlugin {
   if (isPathSpecifier(specifier)) {
     const target = resolve(baseDir, specifier);
     if (!existsSync(target)) {
@@ -188,16 +216,29 @@ export function resolvePlugin(specifier: string, baseDir: string): ResolvedPlugi
     const owner = findOwningPackage(target);
     return { entry: target, packageJsonPath: owner?.path, packageJson: owner?.json };
   }
-  for (let dir = resolve(baseDir); ; dir = dirname(dir)) {
-    const candidate = join(dir, "node_modules", specifier);
-    if (existsSync(join(candidate, "package.json"))) return resolvePackageDir(specifier, candidate);
-    if (dirname(dir) === dir) break;
+  const searched = new Set<string>();
+  const starts = [resolve(baseDir), ...fallbackDirs.map((dir) => resolve(dir))];
+  const walked: string[] = [];
+  for (const start of starts) {
+    let fresh = false;
+    for (let dir = start; ; dir = dirname(dir)) {
+      const modules = join(dir, "node_modules");
+      if (!searched.has(modules)) {
+        searched.add(modules);
+        fresh = true;
+        const candidate = join(modules, specifier);
+        if (existsSync(join(candidate, "package.json"))) return resolvePackageDir(specifier, candidate);
+      }
+      if (dirname(dir) === dir) break;
+    }
+    if (fresh) walked.push(start);
   }
+  const places = walked.map((dir) => `${dir} up`).join(", nor from ");
   throw new PluginLoadError(
     "plugin_not_found",
     specifier,
-    `package not found from ${baseDir}`,
-    `install it (npm install ${specifier}) or fix its name in the config`,
+    `package not found in any node_modules folder from ${places}`,
+    `install it (npm install ${specifier}) in the config's folder or beside the racksmith command, or fix its name in the config`,
   );
 }
 

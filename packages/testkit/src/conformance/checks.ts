@@ -1,4 +1,13 @@
-import { type BmcCapability, type BmcDriver, type JobRef, normalizeMac } from "@racksmith/core";
+import {
+  type BmcCapability,
+  type BmcDriver,
+  type EthernetInterfaceInfo,
+  type HardwareIdentity,
+  type JobRef,
+  normalizeMac,
+  redfishStandardDriver,
+  selectDriver,
+} from "@racksmith/core";
 import type { BiosValue } from "@racksmith/core/redfish";
 import type { CheckContext } from "./types.js";
 
@@ -42,6 +51,14 @@ async function waitForJob(context: CheckContext, job: JobRef): Promise<void> {
     `job ${job.id} ended ${status.state}${status.message ? `: ${status.message}` : ""}`,
   );
   context.check(`job ${job.id} completed`);
+}
+
+/**
+ * The MACs of physical interfaces. A VLAN interface (`interfaceType: "Virtual"`) carries its parent's MAC, so
+ * it never counts as a second NIC with that MAC.
+ */
+function physicalMacs(interfaces: readonly EthernetInterfaceInfo[]): string[] {
+  return interfaces.flatMap((i) => (i.mac && i.interfaceType !== "Virtual" ? [i.mac] : []));
 }
 
 /** The MAC of a network boot option (HTTP first): what a DPU-first boot order would point at. */
@@ -116,8 +133,10 @@ export const CAPABILITY_CHECKS: Readonly<Record<BmcCapability, CapabilityCheck>>
   bootOrderDpuFirst: {
     async run(context) {
       const { driver, check } = context;
-      const mac = await bootInterfaceMac(driver);
-      expect(mac, "no boot option carries a MAC to put first");
+      // With no boot option naming a MAC, ask for a NIC's: the driver must then say it cannot (not_supported).
+      const mac =
+        (await bootInterfaceMac(driver)) ?? physicalMacs(await driver.systemEthernetInterfaces())[0];
+      expect(mac, "no boot option and no system interface carries a MAC to put first");
       const job = await driver.setBootOrderDpuFirst(mac);
       check(`boot order DPU-first by ${mac}${job ? ` (job ${job.id})` : ""}`);
       // Vendors apply boot order changes as a job at the next boot, or stage them until then.
@@ -378,13 +397,16 @@ export const CAPABILITY_CHECKS: Readonly<Record<BmcCapability, CapabilityCheck>>
         driver.managerEthernetInterfaces(),
         driver.pcieDevices(),
       ]);
-      const macs = [...system, ...manager].map((i) => i.mac).filter((m): m is string => !!m);
+      const macs = physicalMacs([...system, ...manager]);
       expect(
         manager.some((i) => i.mac),
         "no manager MAC",
       );
-      expect(new Set(macs).size === macs.length, `duplicate MACs among ${macs.join(", ")}`);
-      check(`${manager.length} manager + ${system.length} system interfaces, MACs unique`);
+      expect(new Set(macs).size === macs.length, `duplicate physical MACs among ${macs.join(", ")}`);
+      const virtual = [...system, ...manager].filter((i) => i.interfaceType === "Virtual").length;
+      check(
+        `${manager.length} manager + ${system.length} system interfaces${virtual ? ` (${virtual} virtual)` : ""}, physical MACs unique`,
+      );
       if (expectations.enumeratesPcieDevices === false) {
         expect(pcie.length === 0, `expected no PCIe devices, got ${pcie.length}`);
       } else {
@@ -422,8 +444,17 @@ export const CAPABILITY_CHECKS: Readonly<Record<BmcCapability, CapabilityCheck>>
 };
 
 /** Checks every driver must pass regardless of declared capabilities. */
-export async function checkDetect(context: CheckContext, standardScore: number): Promise<void> {
-  const score = context.definition.detect(context.probe.serviceRoot, context.probe);
+export async function checkDetect(
+  context: CheckContext,
+  standardScore: number,
+  hardware?: HardwareIdentity,
+): Promise<void> {
+  // The score selection would give it: `refine` on the hardware replaces `detect` when it returns a number.
+  const { candidates } = selectDriver([context.definition], context.probe, {
+    fallback: redfishStandardDriver,
+    ...(hardware ? { hardware } : {}),
+  });
+  const score = candidates.find((c) => c.name === context.definition.name)?.score ?? 0;
   expect(score > 0, `${context.definition.name} does not recognise its own mockup (score ${score})`);
   if (context.definition.name !== "redfish-standard") {
     expect(score > standardScore, `score ${score} does not beat the standard driver's ${standardScore}`);
@@ -436,17 +467,26 @@ export async function checkExplore({ driver, check }: CheckContext): Promise<voi
   const system = report.systems[0];
   expect(system, "the report has no system");
   expect(system.serialNumber, "the system has no serial number");
-  const macs = [
+  const macs = physicalMacs([
     ...report.managers.flatMap((m) => m.ethernetInterfaces),
     ...report.systems.flatMap((s) => s.ethernetInterfaces),
-  ].flatMap((i) => (i.mac ? [i.mac] : []));
+  ]);
   expect(
     report.managers.some((m) => m.ethernetInterfaces.some((i) => i.mac)),
     "no manager MAC in the report",
   );
-  expect(new Set(macs).size === macs.length, "duplicate MACs in the report");
+  expect(
+    new Set(macs).size === macs.length,
+    `duplicate physical MACs in the report among ${macs.join(", ")}`,
+  );
   expect(report.chassis.length > 0, "no chassis in the report");
+  // A DMTF-style root names no Vendor: say who made the system instead, or that nobody says.
+  const maker = report.vendor
+    ? `vendor ${report.vendor}`
+    : system.manufacturer
+      ? `manufacturer ${system.manufacturer} (no vendor in the service root)`
+      : "vendor not stated";
   check(
-    `vendor ${report.vendor}, serial ${system.serialNumber}, ${macs.length} MACs, ${report.chassis.length} chassis`,
+    `${maker}, serial ${system.serialNumber}, ${macs.length} physical MACs, ${report.chassis.length} chassis`,
   );
 }

@@ -1,4 +1,11 @@
-import { BMC_CAPABILITIES, type BmcCapability, isNotSupported, redfishStandardDriver } from "@racksmith/core";
+import {
+  BMC_CAPABILITIES,
+  type BmcCapability,
+  isNotSupported,
+  readHardwareIdentity,
+  redfishStandardDriver,
+  wantsHardwareIdentity,
+} from "@racksmith/core";
 import { startDriverMockup } from "../driverMockup/index.js";
 import { CAPABILITY_CHECKS, ConformanceFailure, checkDetect, checkExplore } from "./checks.js";
 import type { CheckContext, ConformanceOptions, ConformanceReport, ConformanceResult } from "./types.js";
@@ -34,8 +41,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       options.onResult?.(result);
     };
     const standardScore = redfishStandardDriver.detect(probe.serviceRoot, probe);
+    // Detection as the explorer runs it: with the hardware's make and model when the driver refines.
+    const hardware = wantsHardwareIdentity([options.driver], {})
+      ? await readHardwareIdentity(mockup.client, probe)
+      : undefined;
     if (wanted("detect"))
-      record(await runOne("detect", true, base, (ctx) => checkDetect(ctx, standardScore)));
+      record(await runOne("detect", true, base, (ctx) => checkDetect(ctx, standardScore, hardware)));
     if (wanted("explore")) record(await runOne("explore", true, base, checkExplore));
     const declared = new Set<BmcCapability>(options.driver.capabilities);
     for (const capability of BMC_CAPABILITIES) {

@@ -8,9 +8,13 @@ export interface ReportMacs {
   readonly all: readonly (string | undefined)[];
 }
 
-/** Every Ethernet interface's MAC in a report, for the "unique manager and system MACs" checks. */
+/**
+ * Every physical Ethernet interface's MAC in a report, for the "unique manager and system MACs" checks: a
+ * virtual (VLAN) interface shares its parent's MAC by design, so it is left out.
+ */
 export function reportMacs(report: ExplorationReport): ReportMacs {
-  const managers = report.managers.flatMap((m) => m.ethernetInterfaces.map((i) => i.mac));
-  const systems = report.systems.flatMap((s) => s.ethernetInterfaces.map((i) => i.mac));
+  const physical = (i: { interfaceType?: string }) => i.interfaceType !== "Virtual";
+  const managers = report.managers.flatMap((m) => m.ethernetInterfaces.filter(physical).map((i) => i.mac));
+  const systems = report.systems.flatMap((s) => s.ethernetInterfaces.filter(physical).map((i) => i.mac));
   return { managers, systems, all: [...managers, ...systems] };
 }

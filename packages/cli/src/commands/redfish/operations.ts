@@ -112,6 +112,7 @@ function sensorRows(readings: SensorReading[]): Record<string, unknown>[] {
 function exploreSummary(report: ExplorationReport): string {
   const lines = [
     renderRecord({
+      endpointKind: report.endpointKind,
       vendor: report.vendor,
       product: report.product,
       redfishVersion: report.redfishVersion,

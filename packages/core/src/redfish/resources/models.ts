@@ -131,6 +131,14 @@ export interface EthernetInterface extends RedfishResource {
   LinkStatus?: string | null;
   SpeedMbps?: number | null;
   IPv4Addresses?: Array<{ Address?: string | null; AddressOrigin?: string | null }>;
+  /** `Physical`, or `Virtual` for a VLAN or bond interface, which carries its parent's MAC (v1.6+). */
+  EthernetInterfaceType?: string | null;
+  /** This interface's own VLAN tagging (a `VLanNetworkInterface`); a VLAN sub-interface has `VLANEnable: true`. */
+  VLAN?: { VLANEnable?: boolean | null; VLANId?: number | null; Tagged?: boolean | null } | null;
+  /** The VLANs configured on this interface (`VLanNetworkInterface` members, which have no MAC of their own). */
+  VLANs?: ODataLink;
+  /** A VLAN or bond interface names the interfaces it is built on in `RelatedInterfaces`. */
+  Links?: { RelatedInterfaces?: ODataLink[]; [key: string]: unknown };
 }
 
 export interface PCIeDevice extends RedfishResource {

@@ -35,6 +35,8 @@ export function hostReport(spec: HostReportSpec = {}): ExplorationReport {
           deviceType: undefined,
           state: undefined,
           health: undefined,
+          systemId: "1",
+          chassisId: "1",
         })),
       }),
     ],
@@ -95,13 +97,42 @@ function system(fields: Partial<ExploredSystem>): ExploredSystem {
   };
 }
 
+/** A switch tray's or a power shelf's BMC (no computer system), shown with the serial of its chassis. */
+export function nonHostReport(spec: {
+  kind: Exclude<ExplorationReport["endpointKind"], "host">;
+  chassisSerial?: string;
+}): ExplorationReport {
+  const chassisId = spec.kind === "switch" ? "MGX_NVSwitch_0" : "Shelf_0";
+  return report({
+    endpointKind: spec.kind,
+    endpointKindReason:
+      spec.kind === "unknown" ? "no computer system, switch or power shelf" : `chassis ${chassisId}`,
+    systems: [],
+    chassis: [
+      {
+        id: chassisId,
+        chassisType: spec.kind === "switch" ? "Enclosure" : "Shelf",
+        manufacturer: undefined,
+        model: undefined,
+        partNumber: undefined,
+        serialNumber: spec.chassisSerial,
+        networkAdapters: [],
+      },
+    ],
+  });
+}
+
 function report(parts: {
   driverName?: string;
+  endpointKind?: ExplorationReport["endpointKind"];
+  endpointKindReason?: string;
   systems: ExplorationReport["systems"];
   chassis: ExplorationReport["chassis"];
 }): ExplorationReport {
   return {
     endpointType: "bmc",
+    endpointKind: parts.endpointKind ?? "host",
+    endpointKindReason: parts.endpointKindReason ?? "computer system 1",
     vendor: undefined,
     product: undefined,
     redfishVersion: undefined,
