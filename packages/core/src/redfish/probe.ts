@@ -1,6 +1,7 @@
 import type { RedfishClient } from "./client.js";
 import { RedfishHttpError } from "./errors.js";
-import { parseServiceMetadata, type ServiceMetadata } from "./metadata.js";
+import type { ServiceMetadata } from "./metadata.js";
+import { parseServiceMetadataCached } from "./metadataCache.js";
 import { lastSegment } from "./path.js";
 import { checkResource, type Diagnostic, type ServiceRoot } from "./resources/index.js";
 
@@ -32,7 +33,7 @@ export async function probeService(client: RedfishClient): Promise<ServiceProbe>
   const [metadata, systemIds, managerIds, chassisIds] = await Promise.all([
     client
       .getText(`${rootPath}/$metadata`, { anonymous: true })
-      .then(parseServiceMetadata)
+      .then(parseServiceMetadataCached)
       .catch((error: unknown) => {
         diagnostics.push({ severity: "info", path: `${rootPath}/$metadata`, message: messageOf(error) });
         return undefined;
