@@ -1,9 +1,11 @@
-import type { JobRef, MachineSetupStatus, PowerAction } from "@racksmith/core";
+import { type JobRef, type MachineSetupStatus, NotSupportedError, type PowerAction } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.js";
 import { MANAGED_HOST_OBJECT_TYPE, type MachineRow } from "../../explorer/index.js";
 import type { BmcAccess, LifecycleBmc } from "../bmc/bmcSession.js";
+
+const NO_MAC = "no boot option names a MAC; cannot put the DPU first by MAC";
 
 /** One fake BMC: power and boot state, the calls it got, and failures to inject. */
 export class FakeBmc implements LifecycleBmc {
@@ -13,6 +15,8 @@ export class FakeBmc implements LifecycleBmc {
   setupDone = false;
   calls: string[] = [];
   failMachineSetup: string | undefined;
+  /** Boot options that name no MAC: the DPU cannot be put first by MAC (the standard driver's answer). */
+  bootOptionsWithoutMac = false;
   constructor(
     readonly machine: MachineRow,
     private readonly onBoot: (bmc: FakeBmc) => void,
@@ -36,14 +40,16 @@ export class FakeBmc implements LifecycleBmc {
     this.calls.push(`bootOnce:${target}`);
     this.bootOverride = target;
   }
-  async bootFirst(): Promise<void> {
-    this.calls.push("bootFirst");
+  async bootFirst(target?: string): Promise<void> {
+    this.calls.push(target ? `bootFirst:${target}` : "bootFirst");
   }
   async setBootOrderDpuFirst(mac: string): Promise<JobRef | undefined> {
     this.calls.push(`setBootOrderDpuFirst:${mac}`);
+    if (this.bootOptionsWithoutMac) throw new NotSupportedError("boot order DPU first", NO_MAC);
     return undefined;
   }
   async isBootOrderDpuFirst(): Promise<boolean> {
+    if (this.bootOptionsWithoutMac) throw new NotSupportedError("boot order DPU first", NO_MAC);
     return true;
   }
   async machineSetup(): Promise<{ rebootRequired: boolean }> {

@@ -75,7 +75,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
       try {
         const host = await bmc();
         const job = step.bootMac
-          ? await host.setBootOrderDpuFirst(step.bootMac)
+          ? await dpuFirstByMac(host, step.bootMac)
           : await host.bootFirst("uefiHttp").then(() => undefined);
         if (job) return to({ step: "waitingForBootOrderJob", retryCount: ms.retryCount, job });
         await step.power(step.host, "ForceRestart");
@@ -106,7 +106,9 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
     }
     case "checkBootOrder": {
       const mac = step.bootMac;
-      if (!mac || (await (await bmc()).isBootOrderDpuFirst(mac))) return to({ step: "waitingForDiscovery" });
+      if (!mac || (await bootOrderDpuFirstOrUncheckable(await bmc(), mac))) {
+        return to({ step: "waitingForDiscovery" });
+      }
       if (step.now.getTime() - step.enteredAt.getTime() < step.config.jobTimeoutMs) {
         return wait(`boot order does not start with ${mac} yet`);
       }
@@ -186,6 +188,32 @@ function retryOrFail(
     return step.fail(cause, SOURCE, `${message} (${attempts} attempts)`);
   }
   return to(again(attempts, message));
+}
+
+type HostBmc = Awaited<ReturnType<Step["bmc"]>>;
+
+/**
+ * The DPU first in the boot order by its MAC; a BMC whose boot options name no MAC cannot do that, so the host
+ * is set to boot UEFI HTTP first instead (the DPU answers it), as without a known boot MAC.
+ */
+async function dpuFirstByMac(host: HostBmc, mac: string) {
+  try {
+    return await host.setBootOrderDpuFirst(mac);
+  } catch (error) {
+    if (!isNotSupported(error)) throw error;
+    await host.bootFirst("uefiHttp");
+    return undefined;
+  }
+}
+
+/** Whether the boot order starts with `mac`; true when the BMC cannot tell by MAC (the UEFI HTTP fallback). */
+async function bootOrderDpuFirstOrUncheckable(host: HostBmc, mac: string): Promise<boolean> {
+  try {
+    return await host.isBootOrderDpuFirst(mac);
+  } catch (error) {
+    if (isNotSupported(error)) return true;
+    throw error;
+  }
 }
 
 async function ignoreNotSupported(operation: Promise<void>): Promise<void> {

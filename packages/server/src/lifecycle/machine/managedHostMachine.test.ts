@@ -182,6 +182,21 @@ describe("managed-host lifecycle", () => {
     expect(invalidTransitions(labels)).toEqual([]);
   });
 
+  it("boots UEFI HTTP first on a BMC whose boot options name no MAC, and goes on to Ready", async () => {
+    await site.addHost("host-5", ["dpu-5a"]);
+    site.bmc({ id: "host-5" } as never);
+    (site.bmcs.get("host-5") as NonNullable<ReturnType<typeof site.bmcs.get>>).bootOptionsWithoutMac = true;
+    await waitFor(async () => (await labelOf("host-5")) === "ready", { timeoutMs: 20_000 });
+    const calls = site.bmcs.get("host-5")?.calls ?? [];
+    expect(calls).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^setBootOrderDpuFirst:02:00:00:00:01:/)]),
+    );
+    expect(calls).toContain("bootFirst:uefiHttp");
+    const labels = await historyLabels("host-5");
+    expect(labels.filter((l) => l === "hostInit/setBootOrder")).toHaveLength(1);
+    expect(invalidTransitions(labels)).toEqual([]);
+  });
+
   it("force-deletes a host in any state with its DPUs and records", async () => {
     await site.addHost("host-4", ["dpu-4a"]);
     site.silentDpus.add("dpu-4a");
