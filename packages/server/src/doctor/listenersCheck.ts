@@ -1,7 +1,6 @@
-import { createServer } from "node:net";
 import type { ErrorCode } from "@racksmith/core";
 import type { LoadedConfig } from "../config/index.js";
-import { formatListenAddress, type ListenAddress, parseListenAddress } from "../service/index.js";
+import { formatListenAddress, type ListenAddress, parseListenAddress, tryListen } from "../service/index.js";
 import { displayPath } from "./paths.js";
 import { racksmithServiceAt } from "./racksmithProbe.js";
 import { type DoctorCheck, finding } from "./types.js";
@@ -53,10 +52,10 @@ export async function checkListeners(loaded: LoadedConfig, cwd: string): Promise
       free.push(`${shown} (any free port)`);
       continue;
     }
-    const outcome = await tryBind(address);
+    const outcome = await tryListen(address);
     if (outcome === "free") free.push(shown);
-    else if (outcome === "EADDRINUSE") taken.push({ listener, address });
-    else problems.push(bindFailure(listener, address, outcome));
+    else if (outcome.code === "EADDRINUSE") taken.push({ listener, address });
+    else problems.push(bindFailure(listener, address, outcome.code ?? outcome.message));
   }
   const rest = taken.find((entry) => entry.listener.name === "REST");
   const service = rest ? await racksmithServiceAt(rest.address) : undefined;
@@ -82,15 +81,6 @@ export async function checkListeners(loaded: LoadedConfig, cwd: string): Promise
     checks: problems.length ? problems : [finding("listeners", "ok", `${free.join(", ")}: free`)],
     runningServiceAt,
   };
-}
-
-/** Listens for a moment and lets go: "free", or the errno code that stopped it. */
-function tryBind(address: ListenAddress): Promise<string> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-    probe.listen({ host: address.host, port: address.port }, () => probe.close(() => resolve("free")));
-  });
 }
 
 function bindFailure(listener: Listener, address: ListenAddress, code: string): DoctorCheck {

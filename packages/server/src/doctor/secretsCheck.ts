@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { LoadedConfig } from "../config/index.js";
-import { formatMode, modeProblem, privateModeFix } from "./fileModes.js";
+import { formatMode, modeProblem, privateModeFix } from "../inventory/index.js";
 import { displayPath } from "./paths.js";
 import { CREDENTIALS_DIRECTORY_KEY, KEY_FILE_KEY, type SecretPath, secretPaths } from "./secretPaths.js";
 import { type DoctorCheck, finding } from "./types.js";

@@ -2,7 +2,7 @@ export { createExtensionPoint, type ExtensionPoint, Extensions } from "./extensi
 export type { ConfigCheckContext, FeatureContext, FeatureRuntime, ServiceFeature } from "./feature.js";
 export { DEFAULT_FEATURES } from "./features.js";
 export { formatListenAddress, type ListenAddress, parseListenAddress } from "./listenAddress.js";
-export { ListenAddressInUseError } from "./listenCheck.js";
+export { ListenAddressInUseError, tryListen } from "./listenCheck.js";
 export { createServiceLogger } from "./logger.js";
 export {
   type RunningService,

@@ -32,16 +32,18 @@ export interface Listener {
 export async function assertListenersFree(listeners: readonly Listener[]): Promise<void> {
   for (const listener of listeners) {
     if (listener.address.port === 0) continue;
-    await new Promise<void>((resolve, reject) => {
-      const probe = createServer();
-      probe.once("error", (error: NodeJS.ErrnoException) => {
-        reject(error.code === "EADDRINUSE" ? inUse(listener, error) : error);
-      });
-      probe.listen({ host: listener.address.host, port: listener.address.port }, () =>
-        probe.close(() => resolve()),
-      );
-    });
+    const outcome = await tryListen(listener.address);
+    if (outcome !== "free") throw outcome.code === "EADDRINUSE" ? inUse(listener, outcome) : outcome;
   }
+}
+
+/** Listens on the address for a moment and lets go: "free", or the error that stopped it. */
+export function tryListen(address: ListenAddress): Promise<"free" | NodeJS.ErrnoException> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error));
+    probe.listen({ host: address.host, port: address.port }, () => probe.close(() => resolve("free")));
+  });
 }
 
 /** The error a listen that failed on a taken address becomes; others are returned as they are. */

@@ -1,4 +1,5 @@
 import { RacksmithError } from "@racksmith/core";
+import { formatMode, privateModeFix } from "./fileModes.js";
 
 // Credential errors name files and keys, never a secret value.
 
@@ -21,11 +22,11 @@ export class CredentialPermissionsError extends RacksmithError {
     mode: number,
     directory: boolean,
   ) {
-    const fix = `chmod ${directory ? "700" : "600"} ${path}`;
+    const fix = privateModeFix(path, directory ? "directory" : "file");
     super(
       "credentials_insecure_permissions",
       "FAILED_PRECONDITION",
-      `${path} is accessible by group or others (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); run: ${fix}`,
+      `${path} is accessible by group or others (mode ${formatMode(mode)}); run: ${fix}`,
       { details: { path, mode: mode & 0o777, fix } },
     );
   }

@@ -13,6 +13,7 @@ export {
   FileCredentialStore,
   type FileCredentialStoreOptions,
 } from "./fileCredentialStore.js";
+export { formatMode, isPrivateMode, modeProblem, privateModeFix } from "./fileModes.js";
 export {
   credentialKeyId,
   describeCredentialKey,

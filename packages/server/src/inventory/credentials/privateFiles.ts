@@ -3,8 +3,8 @@ import { constants } from "node:fs";
 import { link, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { CredentialFileError, CredentialPermissionsError } from "./errors.js";
+import { isPrivateMode } from "./fileModes.js";
 
-const GROUP_OR_OTHERS = 0o077;
 // POSIX modes mean nothing on Windows, where ACLs protect files.
 const CHECKS_MODES = process.platform !== "win32";
 
@@ -23,7 +23,7 @@ export async function assertPrivate(path: string): Promise<"file" | "directory" 
     throw new CredentialFileError(path, `cannot read: ${errnoReason(error)}`);
   }
   const directory = info.isDirectory();
-  if (CHECKS_MODES && (info.mode & GROUP_OR_OTHERS) !== 0) {
+  if (CHECKS_MODES && !isPrivateMode(info.mode)) {
     throw new CredentialPermissionsError(path, info.mode, directory);
   }
   return directory ? "directory" : "file";

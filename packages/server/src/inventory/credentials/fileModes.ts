@@ -1,9 +1,14 @@
-/** Bits the credential store refuses too (`assertPrivate`): any access by group or others. */
+/** What makes a secret's file or directory not private: any access by group or others. */
 const GROUP_OR_OTHERS = 0o077;
+
+/** Whether only the owner can reach a file with this mode (what the store and `racksmith doctor` require). */
+export function isPrivateMode(mode: number): boolean {
+  return (mode & GROUP_OR_OTHERS) === 0;
+}
 
 /** Who besides the owner can reach a file, in words (`readable by group and others`); undefined if nobody. */
 export function modeProblem(mode: number): string | undefined {
-  if ((mode & GROUP_OR_OTHERS) === 0) return undefined;
+  if (isPrivateMode(mode)) return undefined;
   const group = access((mode >> 3) & 0o7);
   const others = access(mode & 0o7);
   if (group === others) return `${group} by group and others`;
