@@ -71,6 +71,7 @@ for (const host of states.filter((s) => s.state.state !== "ready")) {
   stuck.set(why, (stuck.get(why) ?? 0) + 1);
 }
 const transitions = transitionCount(states);
+const service = await serviceFigures(site.url);
 const cpu = process.cpuUsage(cpuStart);
 const agentCalls = Object.values(site.agents.stats.calls).reduce((sum, n) => sum + (n ?? 0), 0);
 const figures = {
@@ -88,9 +89,34 @@ const figures = {
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   peakOpenFds,
+  // Reboots the lifecycle ordered: what states require, and retries of waits that saw no progress.
+  rebootsRequired: service.reboots.required ?? 0,
+  rebootRetries: service.reboots.retry ?? 0,
+  maxRetryRebootsPerMachine: service.status.max_retries_per_machine ?? 0,
+  rebootsHeldByCaps: service.reboots.held ?? 0,
+  dbStatementsPerTransition: Math.round(service.statements / Math.max(transitions, 1)),
+  dbMsPerTransition: Math.round((service.statementSeconds * 1000) / Math.max(transitions, 1)),
   notReady: Object.fromEntries(stuck),
 };
 await site.stop();
 await rm(dir, { recursive: true, force: true });
 console.log(values.json ? JSON.stringify(figures) : figures);
 process.exit(ready === hosts ? 0 : 1);
+
+/** The service's own counters from /metrics: reboots by kind, reboot status, database statements and time. */
+async function serviceFigures(url: string) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const labelled = (metric: string, label: string) =>
+    Object.fromEntries(
+      [...text.matchAll(new RegExp(`^${metric}\\{${label}="(\\w+)"\\} ([\\d.e+-]+)$`, "gm"))].map(
+        ([, name, value]) => [name as string, Number(value)],
+      ),
+    ) as Record<string, number>;
+  const plain = (metric: string) => Number(new RegExp(`^${metric} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
+  return {
+    reboots: labelled("racksmith_lifecycle_reboots_total", "kind"),
+    status: labelled("racksmith_lifecycle_reboot_status", "figure"),
+    statements: plain("racksmith_db_statements_total"),
+    statementSeconds: plain("racksmith_db_statement_seconds_total"),
+  };
+}

@@ -1,4 +1,4 @@
-import { RacksmithError } from "@racksmith/core";
+import { RacksmithError } from "@racksmith/core/errors";
 
 /** A command line that cannot be run as written: exit code 2 with the command's help hint. */
 export class UsageError extends Error {

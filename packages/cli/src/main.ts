@@ -1,84 +1,17 @@
-import { readFileSync } from "node:fs";
-import { isRacksmithError } from "@racksmith/core";
-import { Command, CommanderError } from "commander";
-import { registerCompletionCommand } from "./commands/completion/index.js";
-import { registerCredentialCommands } from "./commands/credentials.js";
-import { registerDoctorCommand } from "./commands/doctor.js";
-import { registerDriverCommands } from "./commands/drivers.js";
-import { registerExpectedMachineCommands } from "./commands/expectedMachines.js";
-import { registerHealthCommands } from "./commands/health.js";
-import { registerIbPartitionCommands } from "./commands/ibPartition.js";
-import { registerInstanceCommands } from "./commands/instances.js";
-import { registerLifecycleCommands } from "./commands/lifecycle.js";
-import { registerMockupCommand } from "./commands/mockup.js";
-import { registerMonitorCommand } from "./commands/monitor.js";
-import { registerNmxmCommands } from "./commands/nmxm.js";
-import { registerNvLinkPartitionCommands } from "./commands/nvlinkPartition.js";
-import { registerRedfishCommand } from "./commands/redfish/index.js";
-import { registerServeCommands } from "./commands/serve.js";
-import { registerSimulateCommands } from "./commands/simulate.js";
-import { registerSiteExplorerCommands } from "./commands/siteExplorer.js";
-import { registerUfmCommands } from "./commands/ufm.js";
+import { isRacksmithError } from "@racksmith/core/errors";
+import { type Command, CommanderError } from "commander";
+import { buildProgram } from "./commands/program.js";
 import { ReportedFailure, UsageError } from "./errors.js";
 import { type CliIo, processIo } from "./io.js";
-
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-/** The whole command tree (exported for the docs test and completion, which walk it). */
-export function buildProgram(io: CliIo): Command {
-  const program = new Command("racksmith")
-    .description("Racksmith: bare-metal lifecycle controller — BMC drivers, Redfish mockups and more")
-    .version(version, "-V, --version")
-    .option("--debug", "print stack traces on failure")
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      // Usage errors are printed by runCli as one line; commander's own copy would duplicate it.
-      writeErr: () => undefined,
-      outputError: () => undefined,
-    });
-  registerRedfishCommand(program, io);
-  registerMockupCommand(program, io);
-  registerDriverCommands(program, io);
-  registerServeCommands(program, io);
-  registerExpectedMachineCommands(program, io);
-  registerCredentialCommands(program, io);
-  registerSiteExplorerCommands(program, io);
-  registerSimulateCommands(program, io);
-  registerInstanceCommands(program, io);
-  registerLifecycleCommands(program, io);
-  registerHealthCommands(program, io);
-  registerMonitorCommand(program, io);
-  registerIbPartitionCommands(program, io);
-  registerUfmCommands(program, io);
-  registerNvLinkPartitionCommands(program, io);
-  registerNmxmCommands(program, io);
-  registerCompletionCommand(program, io);
-  registerDoctorCommand(program, io);
-  for (const command of allCommands(program)) {
-    command.exitOverride().configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: () => undefined,
-      outputError: () => undefined,
-    });
-  }
-  return program;
-}
-
-function allCommands(command: Command): Command[] {
-  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
-}
-
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 usage error. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  const program = buildProgram(io);
+  // Only the command argv names is loaded: `racksmith --version` and `--help` load no command module.
+  const program = await buildProgram(io, argv);
   const debug = argv.includes("--debug");
   try {
     await program.parseAsync([...argv], { from: "user" });

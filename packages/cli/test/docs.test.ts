@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { buildProgram } from "../src/main.js";
+import { buildFullProgram } from "../src/commands/program.js";
 import { checkCommand, docsProblems, documentedCommands } from "./support/docsCheck.js";
 import { memoryIo } from "./support/runCliForTest.js";
 
@@ -19,7 +19,7 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-const program = buildProgram(memoryIo(ROOT));
+const program = await buildFullProgram(memoryIo(ROOT));
 
 describe("the docs name only commands and flags the CLI has", () => {
   const documents = markdownFiles(ROOT).map((path) => ({

@@ -157,8 +157,16 @@ describe("InfiniBand tenant isolation through UFM", () => {
       "m_key",
       "sm_key",
     ]);
-    const metrics = await (await fetch(`${site.url}/metrics`)).text();
-    expect(metrics).toContain('racksmith_ib_monitor_insecure_fabric_configuration_count{fabric="ufm"} 1');
+    // The monitor stores the fabric's health first and records its metrics at the end of the same run.
+    const insecure = 'racksmith_ib_monitor_insecure_fabric_configuration_count{fabric="ufm"} 1';
+    const metrics = await waitFor(
+      async () => {
+        const text = await (await fetch(`${site.url}/metrics`)).text();
+        return text.includes(insecure) && text;
+      },
+      { what: "the insecure-fabric metric", timeoutMs: 30_000 },
+    );
+    expect(metrics).toContain(insecure);
     expect(metrics).toMatch(
       /racksmith_ib_monitor_ufm_changes_applied\{[^}]*operation="bind_guid_to_pkey"[^}]*status="ok"[^}]*\} [1-9]/,
     );

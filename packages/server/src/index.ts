@@ -86,6 +86,9 @@ export {
   type InstanceView,
   invalidTransitions,
   MANAGED_HOST_GRAPH,
+  type RebootPolicy,
+  type RebootStats,
+  retryIntervalMs,
   type StateGraph,
 } from "./lifecycle/index.js";
 export { prometheusMetrics } from "./metrics/index.js";

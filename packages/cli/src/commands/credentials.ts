@@ -39,10 +39,7 @@ function checkedKey(key: CredentialKey, flag: string): CredentialKey {
 }
 
 /** `racksmith credentials …`: the local credential store, like `db migrate` works on the database directly. */
-export function registerCredentialCommands(program: Command, io: CliIo): void {
-  const credentials = program
-    .command("credentials")
-    .description("the BMC credential store (encrypted files; works on the store directly, not the service)");
+export function defineCredentialsCommand(credentials: Command, io: CliIo): void {
   const withStoreFlags = (command: Command) =>
     command.option("--config <file>", "config file (default racksmith.yaml)").option("--json", "print JSON");
 

@@ -13,12 +13,8 @@ interface DoctorFlags {
 const MARKS: Record<DoctorStatus, string> = { ok: "✓", warn: "!", fail: "✗", skip: "-" };
 
 /** `racksmith doctor`: what `serve` needs, checked without starting it; exit 1 when a check failed. */
-export function registerDoctorCommand(program: Command, io: CliIo): void {
-  program
-    .command("doctor")
-    .description(
-      "check the config, plugins, secret file permissions, database and listen addresses, and say what to fix",
-    )
+export function defineDoctorCommand(doctor: Command, io: CliIo): void {
+  doctor
     .option("--config <file>", "config file (default racksmith.yaml)")
     .option(
       "--database-url <url>",

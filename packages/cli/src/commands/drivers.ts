@@ -16,10 +16,9 @@ import { registerDriverNewCommand } from "./driverNew/index.js";
 
 const BUILT_IN_NAMES = new Set(["redfish-standard", "@racksmith/core"]);
 
-export function registerDriverCommands(program: Command, io: CliIo): void {
-  program
-    .command("drivers")
-    .description("driver plugins")
+/** `racksmith drivers list` (the catalogue names and describes `drivers`). */
+export function defineDriversCommand(drivers: Command, io: CliIo): void {
+  drivers
     .command("list")
     .description("list the BMC drivers the config loads (and the built-in standard driver)")
     .option("--config <file>", "config file (default racksmith.yaml)")
@@ -41,8 +40,10 @@ export function registerDriverCommands(program: Command, io: CliIo): void {
         Boolean(flags.json),
       );
     });
+}
 
-  const driver = program.command("driver").description("driver development");
+/** `racksmith driver new | test` (the catalogue names and describes `driver`). */
+export function defineDriverCommand(driver: Command, io: CliIo): void {
   registerDriverNewCommand(driver, io);
   driver
     .command("test")

@@ -151,12 +151,8 @@ async function applyFile(
   if (rejected) throw new ReportedFailure();
 }
 
-/** `racksmith expected-machine …` and `racksmith dhcp …`: the service's inventory, over its REST API. */
-export function registerExpectedMachineCommands(program: Command, io: CliIo): void {
-  const machines = program
-    .command("expected-machine")
-    .description("machines Racksmith should manage, by BMC MAC (on the service)");
-
+/** `racksmith expected-machine …`: the service's expected machines, over its REST API. */
+export function defineExpectedMachineCommand(machines: Command, io: CliIo): void {
   addServerFlags(
     machines
       .command("add")
@@ -228,8 +224,10 @@ export function registerExpectedMachineCommands(program: Command, io: CliIo): vo
       applyFile(io, file, mode, flags),
     );
   }
+}
 
-  const dhcp = program.command("dhcp").description("DHCP discoveries of BMCs (on the service)");
+/** `racksmith dhcp …`: the service's DHCP discoveries of BMCs, over its REST API. */
+export function defineDhcpCommand(dhcp: Command, io: CliIo): void {
   addServerFlags(
     dhcp
       .command("discover")

@@ -94,9 +94,7 @@ function print(io: CliIo, health: MachineHealth, history: HealthHistory | undefi
 }
 
 /** `racksmith health …`: a machine's aggregate health and its operator overrides, over the REST API. */
-export function registerHealthCommands(program: Command, io: CliIo): void {
-  const health = program.command("health").description("machine health and overrides (on the service)");
-
+export function defineHealthCommand(health: Command, io: CliIo): void {
   addServerFlags(
     health
       .command("show")

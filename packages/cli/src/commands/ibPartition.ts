@@ -31,11 +31,7 @@ function show(io: CliIo, partition: IbPartitionView, json: boolean): void {
 }
 
 /** `racksmith ib-partition …`: tenant InfiniBand partitions, over the service's REST API. */
-export function registerIbPartitionCommands(program: Command, io: CliIo): void {
-  const command = program
-    .command("ib-partition")
-    .description("tenant InfiniBand partitions (on the service; needs fabrics.infiniband)");
-
+export function defineIbPartitionCommand(command: Command, io: CliIo): void {
   addServerFlags(
     command
       .command("create")

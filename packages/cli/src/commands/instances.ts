@@ -119,11 +119,7 @@ function showInstance(io: CliIo, instance: Instance, json: boolean): void {
 }
 
 /** `racksmith instance …`: tenant instances on managed hosts, over the service's REST API. */
-export function registerInstanceCommands(program: Command, io: CliIo): void {
-  const instance = program
-    .command("instance")
-    .description("tenant instances on managed hosts (on the service)");
-
+export function defineInstanceCommand(instance: Command, io: CliIo): void {
   addServerFlags(
     instance
       .command("allocate")

@@ -6,8 +6,7 @@ import { renderMermaid, renderSvg } from "../diagram/index.js";
 import type { CliIo } from "../io.js";
 
 /** `racksmith lifecycle …`: the managed-host lifecycle itself, drawn locally (no service needed). */
-export function registerLifecycleCommands(program: Command, io: CliIo): void {
-  const lifecycle = program.command("lifecycle").description("the managed-host lifecycle");
+export function defineLifecycleCommand(lifecycle: Command, io: CliIo): void {
   lifecycle
     .command("diagram")
     .description("draw the managed-host state graph as Mermaid (for Markdown) or SVG")

@@ -42,9 +42,8 @@ function positiveInteger(raw: string | undefined, flag: string, fallback: number
   return value;
 }
 
-export function registerMockupCommand(program: Command, io: CliIo): void {
-  const mockup = program.command("mockup").description("serve and record DMTF Redfish mockups");
-
+/** `racksmith mockup serve | record` (the catalogue names and describes `mockup`). */
+export function defineMockupCommand(mockup: Command, io: CliIo): void {
   mockup
     .command("serve")
     .description("serve a mockup tree as a stateful Redfish BMC")

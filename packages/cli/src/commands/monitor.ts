@@ -24,10 +24,9 @@ interface MonitorFlags {
   once?: boolean;
 }
 
-export function registerMonitorCommand(program: Command, io: CliIo): void {
-  program
-    .command("monitor")
-    .description("run the BMC monitor on its own: sensors, firmware, event logs of every host and DPU BMC")
+/** `racksmith monitor` (the catalogue names and describes it). */
+export function defineMonitorCommand(monitor: Command, io: CliIo): void {
+  monitor
     .option("--config <file>", "config file (default racksmith.yaml)")
     .option(
       "--database-url <url>",

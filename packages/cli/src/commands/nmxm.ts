@@ -9,10 +9,7 @@ interface BrowseAnswer {
 }
 
 /** `racksmith nmxm browse <path>`: a read-only raw view of NMX-M through the service (credentials stay there). */
-export function registerNmxmCommands(program: Command, io: CliIo): void {
-  const command = program
-    .command("nmxm")
-    .description("the NVLink fabric manager (NMX-M), through the service");
+export function defineNmxmCommand(command: Command, io: CliIo): void {
   addServerFlags(
     command
       .command("browse")

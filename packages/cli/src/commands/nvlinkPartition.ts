@@ -51,11 +51,7 @@ function show(io: CliIo, partition: NvLinkPartition, json: boolean): void {
 }
 
 /** `racksmith nvlink-partition …`: tenants' NVLink logical partitions, over the service's REST API. */
-export function registerNvLinkPartitionCommands(program: Command, io: CliIo): void {
-  const command = program
-    .command("nvlink-partition")
-    .description("tenant NVLink logical partitions (on the service; needs fabrics.nvlink)");
-
+export function defineNvLinkPartitionCommand(command: Command, io: CliIo): void {
   addServerFlags(
     command
       .command("create")

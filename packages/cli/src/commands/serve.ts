@@ -40,8 +40,9 @@ function databaseFlags(command: Command): Command {
     .option("--data-dir <dir>", "embedded database directory (default .racksmith/data)");
 }
 
-export function registerServeCommands(program: Command, io: CliIo): void {
-  databaseFlags(program.command("serve").description("run the Racksmith service (REST, gRPC, state engine)"))
+/** `racksmith serve` (the catalogue names and describes it). */
+export function defineServeCommand(serve: Command, io: CliIo): void {
+  databaseFlags(serve)
     .option("--http <host:port>", "REST, /metrics, /healthz, /readyz (default 127.0.0.1:8080)")
     .option("--grpc <host:port>", "gRPC API (default 127.0.0.1:50051)")
     .option("--demo", "also serve the example BMC mockup on 127.0.0.1:8000 to try the CLI against")
@@ -75,8 +76,10 @@ export function registerServeCommands(program: Command, io: CliIo): void {
       await demo?.stop();
       await service.stop();
     });
+}
 
-  const db = program.command("db").description("database maintenance");
+/** `racksmith db migrate` (the catalogue names and describes `db`). */
+export function defineDbCommand(db: Command, io: CliIo): void {
   databaseFlags(db.command("migrate").description("apply pending database migrations"))
     .option("--json", "print JSON")
     .action(async (flags: ServeFlags & { json?: boolean }) => {

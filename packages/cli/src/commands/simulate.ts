@@ -28,10 +28,8 @@ interface FleetFlags {
   json?: boolean;
 }
 
-export function registerSimulateCommands(program: Command, io: CliIo): void {
-  const simulate = program
-    .command("simulate")
-    .description("simulate a whole site (--hosts N), or hardware for a running service to find (fleet)");
+/** `racksmith simulate` and `racksmith simulate fleet` (the catalogue names and describes `simulate`). */
+export function defineSimulateCommand(simulate: Command, io: CliIo): void {
   registerSiteSimulation(simulate, io);
   addServerFlags(
     simulate

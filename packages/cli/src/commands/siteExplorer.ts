@@ -86,12 +86,8 @@ function endpointRecord(endpoint: EndpointDetail): string {
   });
 }
 
-/** `racksmith site-explorer …` and `racksmith machine …`: the explorer's results, over the service's REST API. */
-export function registerSiteExplorerCommands(program: Command, io: CliIo): void {
-  const explorer = program
-    .command("site-explorer")
-    .description("explored BMC endpoints, exploration on demand, pairing and ingestion (on the service)");
-
+/** `racksmith site-explorer …`: the explorer's results and exploration on demand, over the service's REST API. */
+export function defineSiteExplorerCommand(explorer: Command, io: CliIo): void {
   addServerFlags(explorer.command("endpoints").description("every explored BMC endpoint")).action(
     async (flags: ServerFlags) => {
       const { endpoints } = await new ServiceClient(flags.server, io).get<{ endpoints: EndpointSummary[] }>(
@@ -206,8 +202,10 @@ export function registerSiteExplorerCommands(program: Command, io: CliIo): void 
       Boolean(flags.json),
     );
   });
+}
 
-  const machine = program.command("machine").description("managed hosts and their DPUs (on the service)");
+/** `racksmith machine …`: the managed hosts and DPUs the explorer ingested, over the service's REST API. */
+export function defineMachineCommand(machine: Command, io: CliIo): void {
   addServerFlags(machine.command("list").description("every managed host and DPU")).action(
     async (flags: ServerFlags) => {
       const { machines } = await new ServiceClient(flags.server, io).get<{ machines: MachineView[] }>(

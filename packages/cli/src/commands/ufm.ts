@@ -10,10 +10,7 @@ interface BrowseAnswer {
 }
 
 /** `racksmith ufm browse <path>`: a read-only raw view of UFM through the service (credentials stay there). */
-export function registerUfmCommands(program: Command, io: CliIo): void {
-  const command = program
-    .command("ufm")
-    .description("the InfiniBand fabric manager (UFM), through the service");
+export function defineUfmCommand(command: Command, io: CliIo): void {
   addServerFlags(
     command
       .command("browse")

@@ -3,6 +3,7 @@ import type { EngineDatabase } from "@racksmith/core/engine";
 import type { Kysely } from "kysely";
 import { assertSchemaName } from "./identifiers.js";
 import type { RacksmithDatabase } from "./schema.js";
+import type { StatementStats } from "./statementStats.js";
 
 export const DEFAULT_DATA_DIR = ".racksmith/data";
 
@@ -29,6 +30,8 @@ export interface Database extends EngineDatabase {
   /** What the API may show (`/readyz`, version): the kind, and for PostgreSQL the redacted URL; no file path. */
   readonly label: string;
   readonly schema: string | undefined;
+  /** Statements sent so far and their time (for `/metrics` and benchmarks). */
+  statements(): StatementStats;
   /** Calls `onNotify` for every NOTIFY on `channel`; resolves once listening, to a function that stops. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;

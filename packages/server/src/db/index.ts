@@ -20,3 +20,4 @@ export type {
   Timestamp,
   WorkLocksTable,
 } from "./schema.js";
+export { registerStatementMetrics, type StatementStats } from "./statementStats.js";

@@ -1,15 +1,15 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { type Logger, silentLogger } from "@racksmith/core";
 import { Semaphore } from "@racksmith/core/redfish";
 import { Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { DatabaseUnavailableError, describeCause } from "./errors.js";
 import { PgliteDialect } from "./pgliteDialect.js";
+import { PgliteThread } from "./pgliteThread/index.js";
 import type { RacksmithDatabase } from "./schema.js";
 import { sqlDatabase } from "./sqlDatabase.js";
-import { INT8_OID, parseInt8 } from "./types.js";
+import { StatementCounter } from "./statementStats.js";
 
 /** Embedded PostgreSQL (PGlite): on disk in `dataDir`, or in memory when it is undefined. */
 export async function openPglite(options: {
@@ -20,26 +20,23 @@ export async function openPglite(options: {
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   const description = dataDir === undefined ? "in-memory PGlite" : `embedded PGlite at ${dataDir}`;
   const logger = options.logger ?? silentLogger;
-  let pglite: PGlite;
+  let pglite: PgliteThread;
   try {
     if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
-    pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: parseInt8 } });
-    if (options.schema) {
-      // Session-wide on the single connection, so every later query sees the schema.
-      await pglite.exec(
-        `CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`,
-      );
-    }
+    // The schema is set session-wide on the single connection, so every later query sees it.
+    pglite = await PgliteThread.open(dataDir, options.schema);
   } catch (error) {
     throw new DatabaseUnavailableError(description, describeCause(error), { cause: error });
   }
   // PGlite is one connection: every user of it takes turns, in arrival order.
   const lock = new Semaphore(1);
-  const db = new Kysely<RacksmithDatabase>({ dialect: new PgliteDialect(pglite, lock) });
+  const statements = new StatementCounter();
+  const db = new Kysely<RacksmithDatabase>({ dialect: new PgliteDialect(pglite, lock), log: statements.log });
   return sqlDatabase(
     {
       kind: "pglite",
       db,
+      statements: () => statements.snapshot(),
       description,
       label: dataDir === undefined ? "in-memory PGlite" : "embedded PGlite (data directory)",
       schema: options.schema,

@@ -7,6 +7,7 @@ import { PgNotificationListener } from "./pgListener.js";
 import { resilientPool } from "./resilientPool.js";
 import type { RacksmithDatabase } from "./schema.js";
 import { sqlDatabase } from "./sqlDatabase.js";
+import { StatementCounter } from "./statementStats.js";
 import { INT8_OID, parseInt8 } from "./types.js";
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -51,14 +52,17 @@ export async function openPostgres(options: {
     throw unavailable(error);
   }
 
+  const statements = new StatementCounter();
   const db = new Kysely<RacksmithDatabase>({
     dialect: new PostgresDialect({ pool: kyselyPool }),
+    log: statements.log,
   });
   const listener = new PgNotificationListener(config, description, logger);
   return sqlDatabase(
     {
       kind: "postgres",
       db,
+      statements: () => statements.snapshot(),
       description,
       label: description,
       schema: options.schema,

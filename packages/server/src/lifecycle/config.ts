@@ -7,7 +7,14 @@ import { MANAGED_HOST_STATE_TAGS, type ManagedHostStateTag } from "./states.js";
 /** The `lifecycle` config section as written; `resolveLifecycleConfig` applies the defaults. */
 export interface LifecycleConfig {
   failureRetryTimeMs?: number;
+  rebootBackoffFactor?: number;
+  maxRebootIntervalMs?: number;
   maxRebootCycles?: number;
+  maxRebootsPerMinute?: number;
+  maxRebootsInFlight?: number;
+  rebootSettleMs?: number;
+  pauseRebootsAboveDatabaseLatencyMs?: number;
+  pauseRebootsAboveEventLoopDelayMs?: number;
   powerOffEveryNthCycle?: number;
   powerDownWaitMs?: number;
   maxRetries?: number;
@@ -22,7 +29,14 @@ export interface LifecycleConfig {
 
 export interface ResolvedLifecycleConfig {
   failureRetryTimeMs: number;
+  rebootBackoffFactor: number;
+  maxRebootIntervalMs: number;
   maxRebootCycles: number;
+  maxRebootsPerMinute: number;
+  maxRebootsInFlight: number;
+  rebootSettleMs: number;
+  pauseRebootsAboveDatabaseLatencyMs: number;
+  pauseRebootsAboveEventLoopDelayMs: number;
   powerOffEveryNthCycle: number;
   powerDownWaitMs: number;
   maxRetries: number;
@@ -38,10 +52,21 @@ export interface ResolvedLifecycleConfig {
 
 const MINUTE = 60_000;
 
-/** NICo's defaults: reboot every 30 min while a wait does not progress, give up after 15 cycles. */
+/**
+ * NICo's defaults (a first retry after 30 min while a wait does not progress, give up after 15 cycles), with
+ * the interval doubling up to 4 h, at most 600 reboots a minute site-wide, and reboot timers paused while the
+ * database takes over 2 s to answer or the event loop runs 1 s late.
+ */
 export const DEFAULT_LIFECYCLE_CONFIG: Readonly<ResolvedLifecycleConfig> = Object.freeze({
   failureRetryTimeMs: 30 * MINUTE,
+  rebootBackoffFactor: 2,
+  maxRebootIntervalMs: 240 * MINUTE,
   maxRebootCycles: 15,
+  maxRebootsPerMinute: 600,
+  maxRebootsInFlight: 0,
+  rebootSettleMs: 5 * MINUTE,
+  pauseRebootsAboveDatabaseLatencyMs: 2_000,
+  pauseRebootsAboveEventLoopDelayMs: 1_000,
   powerOffEveryNthCycle: 4,
   powerDownWaitMs: 2 * MINUTE,
   maxRetries: 3,
@@ -89,13 +114,48 @@ export const LIFECYCLE_CONFIG_SCHEMA: SchemaObject = {
   properties: {
     failureRetryTimeMs: integer(
       1_000,
-      "While a wait does not progress, reboot the machine this often (ms).",
+      "While a wait does not progress, reboot the machine after this long (ms); later retries back off.",
       D.failureRetryTimeMs,
+    ),
+    rebootBackoffFactor: {
+      type: "number",
+      minimum: 1,
+      description: `Each retry reboot waits this many times longer than the one before (1: a fixed period). Default ${D.rebootBackoffFactor}.`,
+    },
+    maxRebootIntervalMs: integer(
+      1_000,
+      "The longest wait between two retry reboots (ms).",
+      D.maxRebootIntervalMs,
     ),
     maxRebootCycles: integer(
       1,
       "Reboot cycles before a host is Failed (manual intervention).",
       D.maxRebootCycles,
+    ),
+    maxRebootsPerMinute: integer(
+      0,
+      "Site-wide: reboots a wait may order per minute; more are held back until the minute has room (0: no cap).",
+      D.maxRebootsPerMinute,
+    ),
+    maxRebootsInFlight: integer(
+      0,
+      "Site-wide: reboots within the last rebootSettleMs; more are held back (0: no cap).",
+      D.maxRebootsInFlight,
+    ),
+    rebootSettleMs: integer(
+      1_000,
+      "How long a reboot counts as in flight for maxRebootsInFlight (ms).",
+      D.rebootSettleMs,
+    ),
+    pauseRebootsAboveDatabaseLatencyMs: integer(
+      0,
+      "Retry reboot timers stand still while a trivial database query takes longer than this (ms; 0: never).",
+      D.pauseRebootsAboveDatabaseLatencyMs,
+    ),
+    pauseRebootsAboveEventLoopDelayMs: integer(
+      0,
+      "Retry reboot timers stand still while the service's event loop runs this late (ms; 0: never).",
+      D.pauseRebootsAboveEventLoopDelayMs,
     ),
     powerOffEveryNthCycle: integer(
       2,

@@ -25,6 +25,7 @@ import { INSTANCE_FABRICS } from "./fabrics/index.js";
 import { InstanceService, instancesGrpcServices, instancesRestRoutes } from "./instances/index.js";
 import { managedHostLifecycle } from "./machine/managedHostMachine.js";
 import type { ForceDeletionHook } from "./machine/step.js";
+import { createRebootGovernance, type RebootGovernance } from "./reboot/governance.js";
 
 export interface LifecycleFeatureOptions {
   /** Run before a force-deleted host's records go (fabric plugins detach its ports). */
@@ -38,6 +39,7 @@ export interface LifecycleFeatureOptions {
  */
 export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): ServiceFeature {
   let bound: Parameters<typeof managedHostLifecycle>[0] | undefined;
+  let governance: RebootGovernance | undefined;
   const unbound = (): never => {
     throw new Error("the lifecycle feature was not set up");
   };
@@ -46,10 +48,12 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
     validateConfig: lifecycleConfigCheck,
     machines: (loaded) => {
       const config = resolveLifecycleConfig(loaded.config.lifecycle);
+      governance = createRebootGovernance(config);
       // The engine calls these only once the service started, after `setup` bound them.
       return [
         managedHostLifecycle({
           config,
+          reboots: governance.governor,
           validationRunners: () => (bound ?? unbound()).validationRunners(),
           forceDeletionHooks: options.forceDeletionHooks ?? [],
           clock: () => new Date(),
@@ -111,6 +115,8 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         config: monitorConfig,
         probes: () => context.host.healthProbes().map((probe) => probe.definition),
       });
+      const reboots = governance ?? createRebootGovernance(config);
+      await reboots.bind(database.db, context.metrics);
       const adminDeps = { database, engine, logger };
       return {
         rest: (app) => {
@@ -124,10 +130,15 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
           ...healthGrpcServices(health, logger),
           ...lifecycleGrpcServices(adminDeps),
         ],
+        readiness: async () => [reboots.readiness()],
         start: async () => {
+          reboots.start();
           if (monitorConfig.enabled) monitor.start();
         },
-        stop: () => monitor.stop(),
+        stop: async () => {
+          reboots.stop();
+          await monitor.stop();
+        },
       };
     },
   };

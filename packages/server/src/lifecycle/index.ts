@@ -21,7 +21,9 @@ export {
   type RebootDecision,
   type RebootInput,
   type RebootPolicy,
-} from "./reboot/decideReboot.js";
+  type RebootStats,
+  retryIntervalMs,
+} from "./reboot/index.js";
 export * from "./states.js";
 export type {
   CleanupResult,

@@ -19,8 +19,11 @@ export interface ManagedHostsTable {
 
 /** A reboot the lifecycle asked a BMC for: what and when (the reboot/backoff helper counts from it). */
 export interface RebootRequest {
+  /** When the BMC accepted it. */
   at: string;
   action: "ForceRestart" | "ForceOff" | "On" | "ACPowercycle";
+  /** The wait's reboot cycle it belongs to; absent for a state's own power action. */
+  cycle?: number;
 }
 
 /** An interface as the DPU agent sees it. */

@@ -6,7 +6,13 @@ import { DEFAULT_ENGINE_CONFIG, StateEngine, type StateMachine } from "@racksmit
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { createGrpcServer, createRestServer, RACKSMITH_SERVICE, shutdownGrpcServer } from "../api/index.js";
 import type { LoadedConfig } from "../config/index.js";
-import { assertMigrated, type Database, migrate, openDatabase } from "../db/index.js";
+import {
+  assertMigrated,
+  type Database,
+  migrate,
+  openDatabase,
+  registerStatementMetrics,
+} from "../db/index.js";
 import { prometheusMetrics } from "../metrics/index.js";
 import { createPluginHost, type PluginHost } from "../plugins/index.js";
 import { engineApiContext } from "./engineApiContext.js";
@@ -92,6 +98,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
+    registerStatementMetrics(metrics, () => database.statements());
     const machines = [
       ...(options.machines ?? []),
       ...features.flatMap((feature) => feature.machines?.(loaded) ?? []),

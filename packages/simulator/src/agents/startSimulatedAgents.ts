@@ -23,7 +23,9 @@ import {
  * service, so an idle fleet stays idle.
  */
 export function startSimulatedAgents(options: SimulatedAgentsOptions): SimulatedAgents {
-  const timing: AgentTiming = { ...DEFAULT_AGENT_TIMING, ...options.timing };
+  const configured: AgentTiming = { ...DEFAULT_AGENT_TIMING, ...options.timing };
+  // One object every machine reads at each boot, so `delayBoots` reaches the next boots.
+  const timing: { -readonly [K in keyof AgentTiming]: AgentTiming[K] } = { ...configured };
   const logger = options.logger ?? silentLogger;
   const stats = new AgentStatsCounter();
   const api = new AgentApi(options.grpcAddress, stats, timing.callTimeoutMs);
@@ -90,6 +92,9 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
     setDpuHealth: (key, alerts: readonly DpuHealthAlert[]) => dpu(key).setHealth(alerts),
     failCleanup(key, message) {
       host(key).cleanupFailure = message;
+    },
+    delayBoots(ms) {
+      timing.bootDelayMs = ms ?? configured.bootDelayMs;
     },
     async stop() {
       if (stopped) return;

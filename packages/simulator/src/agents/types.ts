@@ -80,6 +80,11 @@ export interface SimulatedAgents {
   setDpuHealth(dpuBmcIdOrMac: string, alerts: readonly DpuHealthAlert[]): void;
   /** The host agent reports its cleanups as failed with this message; `null` lets them succeed again. */
   failCleanup(hostBmcIdOrMac: string, message: string | null): void;
+  /**
+   * Every machine booting from now on starts its agent `ms` after the boot (slow boots, so every report after
+   * a reboot comes late); null restores the configured `bootDelayMs`.
+   */
+  delayBoots(ms: number | null): void;
   /** Stops every agent, stops listening to the BMCs and closes the gRPC channel. */
   stop(): Promise<void>;
 }

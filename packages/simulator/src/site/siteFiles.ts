@@ -51,6 +51,8 @@ export function fastTimings(
       powerDownWaitMs: 500,
       retryIntervalMs: 1_000,
       failureRetryTimeMs: 120_000,
+      // Virtual machines draw no power: no site-wide cap on reboots (a real site keeps its default).
+      maxRebootsPerMinute: 0,
       jobTimeoutMs: 60_000,
       dpuHeartbeatTimeoutMs: 30_000,
     },

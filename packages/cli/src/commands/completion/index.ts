@@ -1,6 +1,7 @@
 import { Argument, type Command } from "commander";
 import { UsageError } from "../../errors.js";
 import type { CliIo } from "../../io.js";
+import { buildFullProgram } from "../program.js";
 import { renderBash } from "./bash.js";
 import { commandTree } from "./commandTree.js";
 import { renderFish } from "./fish.js";
@@ -27,10 +28,9 @@ Install:
 
 The script is generated from racksmith's own commands, so regenerate it after upgrading.`;
 
-export function registerCompletionCommand(program: Command, io: CliIo): void {
-  program
-    .command("completion")
-    .description("print a shell completion script (bash, zsh or fish)")
+/** `racksmith completion <shell>` (the catalogue names and describes it). */
+export function defineCompletionCommand(completion: Command, io: CliIo): void {
+  completion
     .addArgument(
       new Argument("<shell>", "the shell to complete in")
         .choices(COMPLETION_SHELLS)
@@ -38,11 +38,12 @@ export function registerCompletionCommand(program: Command, io: CliIo): void {
         .argParser((value: string) => value),
     )
     .addHelpText("after", INSTALL_HELP)
-    .action((shell: string) => {
+    .action(async (shell: string) => {
       if (!isShell(shell))
         throw new UsageError(
           `unknown shell ${JSON.stringify(shell)}: completion scripts are for ${COMPLETION_SHELLS.join(", ")}`,
         );
-      io.stdout.write(completionScript(program, shell));
+      // This run loaded only `completion`; the script covers every command, so build the whole tree.
+      io.stdout.write(completionScript(await buildFullProgram(io), shell));
     });
 }

@@ -18,10 +18,9 @@ export function addBmcFlags(command: Command): Command {
     .option("--timeout <seconds>", "request timeout");
 }
 
-export function registerRedfishCommand(program: Command, io: CliIo): void {
-  const redfish = addBmcFlags(
-    program.command("redfish").description("talk to one BMC directly through its driver"),
-  )
+/** `racksmith redfish <operation>`: one BMC, through its driver (the catalogue names and describes it). */
+export function defineRedfishCommand(redfish: Command, io: CliIo): void {
+  addBmcFlags(redfish)
     .option("--driver <name>", "use this driver instead of detecting one")
     .option("--config <file>", "config file naming the driver plugins (default racksmith.yaml)")
     .option("--json", "print one JSON document");

@@ -15,7 +15,11 @@ import { handleDpuInit } from "./dpuInit.js";
 const MINUTE = 60_000;
 const ENTERED = new Date("2025-01-01T00:00:00.000Z");
 const at = (ms: number) => new Date(ENTERED.getTime() + ms);
-const CONFIG = resolveLifecycleConfig({ failureRetryTimeMs: 2 * MINUTE, maxRebootCycles: 5 });
+const CONFIG = resolveLifecycleConfig({
+  failureRetryTimeMs: 2 * MINUTE,
+  rebootBackoffFactor: 1,
+  maxRebootCycles: 5,
+});
 
 function machine(id: string, kind: "host" | "dpu"): MachineRow {
   return {
@@ -37,7 +41,7 @@ interface DpuSetup {
   /** When its agent last reported discovery (ms from the state entry). */
   discoveredAt?: number;
   /** The last reboot the lifecycle recorded for it (ms from the state entry). */
-  lastReboot?: { at: number; action: RebootRequest["action"] };
+  lastReboot?: { at: number; action: RebootRequest["action"]; cycle?: number };
 }
 
 interface Run {
@@ -58,7 +62,7 @@ async function runAt(now: number, dpus: Record<string, DpuSetup>): Promise<Run> 
       machine_id: id,
       discovery_completed_at: setup.discoveredAt === undefined ? null : at(setup.discoveredAt),
       last_reboot_request: setup.lastReboot
-        ? { at: at(setup.lastReboot.at).toISOString(), action: setup.lastReboot.action }
+        ? { ...setup.lastReboot, at: at(setup.lastReboot.at).toISOString() }
         : null,
     } as MachineReports);
   }
@@ -157,7 +161,7 @@ describe("dpuInit/waitingForDiscovery", () => {
     {
       name: "a report from before the state entry does not count: the cycle reinstalls",
       now: 5 * MINUTE,
-      dpu: { discoveredAt: -10_000, lastReboot: { at: 2 * MINUTE, action: "ForceRestart" } },
+      dpu: { discoveredAt: -10_000, lastReboot: { at: 2 * MINUTE, action: "ForceRestart", cycle: 1 } },
       calls: HTTP_BOOT_AND_RESTART,
       reason: /boot once uefiHttp, ForceRestart of dpu-a, cycle 2/,
     },
@@ -207,7 +211,7 @@ describe("dpuInit/waitingForDiscovery", () => {
 
   it("fails the host without a restart once the reboot cycles are exhausted", async () => {
     const run = await runAt(10 * MINUTE + 1_000, {
-      "dpu-a": { lastReboot: { at: 8 * MINUTE, action: "ForceRestart" } },
+      "dpu-a": { lastReboot: { at: 8 * MINUTE, action: "ForceRestart", cycle: 4 } },
     });
     expect(run.outcome).toMatchObject({
       kind: "transition",

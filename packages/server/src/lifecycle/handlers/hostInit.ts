@@ -1,6 +1,7 @@
 import { isNotSupported } from "@racksmith/core";
 import { transition, wait } from "@racksmith/core/engine";
 import type { HostOutcome, Step } from "../machine/step.js";
+import { RebootHeldError } from "../reboot/index.js";
 import type { FailureCause, HostInitStep, ManagedHostState } from "../states.js";
 import { followJob } from "./bmcJob.js";
 import { errorMessage } from "./errorMessage.js";
@@ -34,6 +35,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         await step.power(step.host, "ForceRestart");
         return to({ step: "pollingBiosSetup", retryCount: ms.retryCount });
       } catch (error) {
+        if (error instanceof RebootHeldError) throw error;
         return retryOrFail(
           step,
           "machineSetup",
@@ -81,6 +83,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         await step.power(step.host, "ForceRestart");
         return to({ step: "checkBootOrder", retryCount: ms.retryCount });
       } catch (error) {
+        if (error instanceof RebootHeldError) throw error;
         return retryOrFail(
           step,
           "bootOrder",

@@ -9,6 +9,7 @@ import { openTestDatabase, type TestDatabase, waitFor } from "../../testing/inde
 import { FakeSite } from "../__fixtures__/fakeSite.js";
 import { type LifecycleConfig, resolveLifecycleConfig } from "../config.js";
 import { invalidTransitions } from "../graph.js";
+import { RebootGovernor } from "../reboot/index.js";
 import { managedHostLifecycle } from "./managedHostMachine.js";
 
 let testDb: TestDatabase;
@@ -33,7 +34,11 @@ afterEach(async () => {
   await sql`DELETE FROM state_history`.execute(db);
 });
 
-async function start(config: LifecycleConfig = {}, runners: ValidationRunner[] = []): Promise<void> {
+async function start(
+  config: LifecycleConfig = {},
+  runners: ValidationRunner[] = [],
+  reboots?: RebootGovernor,
+): Promise<void> {
   const clock = () => new Date();
   site = new FakeSite(testDb.database, () => engine, clock);
   registry = new Registry();
@@ -47,6 +52,7 @@ async function start(config: LifecycleConfig = {}, runners: ValidationRunner[] =
         forceDeletionHooks: [],
         clock,
         bmcAccess: site.access,
+        ...(reboots ? { reboots } : {}),
       }),
     ],
     config: { iterationIntervalMs: 500, pollIntervalMs: 20 },
@@ -64,14 +70,15 @@ async function historyLabels(id: string): Promise<string[]> {
   return (view?.history ?? []).map((h) => managedHostStateLabel(h.state as never)).reverse();
 }
 
-describe("managed-host lifecycle", () => {
+// The waits are bounded by the test timeout alone: a safety net for a busy machine.
+describe("managed-host lifecycle", { timeout: 120_000 }, () => {
   beforeEach(async () => {
     await start();
   });
 
   it("takes a host with two DPUs from ingestion to Ready along the declared path", async () => {
     await site.addHost("host-1", ["dpu-1a", "dpu-1b"]);
-    await waitFor(async () => (await labelOf("host-1")) === "ready", { timeoutMs: 20_000 });
+    await waitFor(async () => (await labelOf("host-1")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
     const labels = await historyLabels("host-1");
     expect(invalidTransitions(labels)).toEqual([]);
     expect(labels).toEqual([
@@ -109,7 +116,7 @@ describe("managed-host lifecycle", () => {
 
   it("runs an instance: tenant network, Ready, release through the admin network to cleanup and back", async () => {
     await site.addHost("host-2", ["dpu-2a"]);
-    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: 20_000 });
+    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
     const now = new Date();
     await testDb.database.db
       .insertInto("instances")
@@ -125,7 +132,9 @@ describe("managed-host lifecycle", () => {
       })
       .execute();
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-2");
-    await waitFor(async () => (await labelOf("host-2")) === "assigned/ready", { timeoutMs: 10_000 });
+    await waitFor(async () => (await labelOf("host-2")) === "assigned/ready", {
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     const assigned = await testDb.database.db
       .selectFrom("managed_hosts")
       .selectAll()
@@ -134,7 +143,7 @@ describe("managed-host lifecycle", () => {
 
     await testDb.database.db.updateTable("instances").set({ release_requested_at: new Date() }).execute();
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-2");
-    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: 20_000 });
+    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
     const labels = await historyLabels("host-2");
     expect(invalidTransitions(labels)).toEqual([]);
     const tail = labels.slice(labels.indexOf("assigned/ready") + 1);
@@ -165,7 +174,9 @@ describe("managed-host lifecycle", () => {
     site.bmc({ id: "host-3" } as never);
     (site.bmcs.get("host-3") as NonNullable<ReturnType<typeof site.bmcs.get>>).failMachineSetup =
       "400 Bad Request: PropertyValueNotInList BootMode";
-    await waitFor(async () => (await labelOf("host-3")) === "failed", { timeoutMs: 20_000 });
+    await waitFor(async () => (await labelOf("host-3")) === "failed", {
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     const view = await state("host-3");
     expect(view?.state).toMatchObject({
       state: "failed",
@@ -186,7 +197,7 @@ describe("managed-host lifecycle", () => {
     await site.addHost("host-5", ["dpu-5a"]);
     site.bmc({ id: "host-5" } as never);
     (site.bmcs.get("host-5") as NonNullable<ReturnType<typeof site.bmcs.get>>).bootOptionsWithoutMac = true;
-    await waitFor(async () => (await labelOf("host-5")) === "ready", { timeoutMs: 20_000 });
+    await waitFor(async () => (await labelOf("host-5")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
     const calls = site.bmcs.get("host-5")?.calls ?? [];
     expect(calls).toEqual(
       expect.arrayContaining([expect.stringMatching(/^setBootOrderDpuFirst:02:00:00:00:01:/)]),
@@ -201,7 +212,7 @@ describe("managed-host lifecycle", () => {
     await site.addHost("host-4", ["dpu-4a"]);
     site.silentDpus.add("dpu-4a");
     await waitFor(async () => (await labelOf("host-4")) === "dpuInit/waitingForNetworkConfig", {
-      timeoutMs: 10_000,
+      timeoutMs: Number.POSITIVE_INFINITY,
     });
     await testDb.database.db
       .insertInto("managed_hosts")
@@ -209,21 +220,56 @@ describe("managed-host lifecycle", () => {
       .onConflict((oc) => oc.column("host_id").doUpdateSet({ force_delete_requested_at: new Date() }))
       .execute();
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-4");
-    await waitFor(async () => (await state("host-4")) === undefined, { timeoutMs: 10_000 });
+    await waitFor(async () => (await state("host-4")) === undefined, { timeoutMs: Number.POSITIVE_INFINITY });
     const left = await testDb.database.db.selectFrom("machines").select("id").execute();
     expect(left).toEqual([]);
   });
 });
 
-describe("waits and SLAs", () => {
+describe("the site-wide reboot cap", () => {
+  it("holds power actions back as waits naming the cap, never sends them, and the host still reaches Ready", async () => {
+    const governor = new RebootGovernor({
+      maxRebootsPerMinute: 0,
+      maxRebootsInFlight: 1,
+      rebootSettleMs: 1_000,
+    });
+    await start({}, [], governor);
+    const held = new Set<string>();
+    // Two DPUs restart together in DPU init: with one reboot in flight at a time, one of them waits.
+    await site.addHost("host-c", ["dpu-ca", "dpu-cb"]);
+    await waitFor(
+      async () => {
+        const reason = (await state("host-c"))?.outcome?.reason;
+        if (reason?.includes("held back")) held.add(reason);
+        return (await labelOf("host-c")) === "ready";
+      },
+      { timeoutMs: Number.POSITIVE_INFINITY, intervalMs: "immediate" },
+    );
+    expect(governor.stats().held).toBeGreaterThan(0);
+    for (const reason of held) expect(reason).toContain("site-wide cap of 1 reboots in flight reached");
+    // Every power action the BMCs got went through the governor (power-ons that end a cycle are never held).
+    const sent = [...site.bmcs.values()]
+      .flatMap((bmc) => bmc.calls)
+      .filter((call) => /^power:(?!On)/.test(call));
+    const { required, retry } = governor.stats();
+    expect(sent).toHaveLength(required + retry);
+    expect(invalidTransitions(await historyLabels("host-c"))).toEqual([]);
+    // A safety net for a busy machine: every held reboot waits for the next run.
+  }, 180_000);
+});
+
+// The waits are bounded by the test timeout alone: a safety net for a busy machine.
+describe("waits and SLAs", { timeout: 120_000 }, () => {
   it("keeps a host whose DPU agent never reports waiting with the reason, above SLA", async () => {
     await start({ slaMs: { dpuInit: 300 } });
     site.silentDpus.add("dpu-5a");
     await site.addHost("host-5", ["dpu-5a"]);
     await waitFor(async () => (await labelOf("host-5")) === "dpuInit/waitingForNetworkConfig", {
-      timeoutMs: 10_000,
+      timeoutMs: Number.POSITIVE_INFINITY,
     });
-    await waitFor(async () => (await state("host-5"))?.sla.aboveSla === true, { timeoutMs: 5_000 });
+    await waitFor(async () => (await state("host-5"))?.sla.aboveSla === true, {
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     const view = await state("host-5");
     expect(view?.outcome).toMatchObject({
       kind: "wait",
@@ -252,7 +298,7 @@ describe("waits and SLAs", () => {
       .execute();
     expect((await state("host-5"))?.sla).toEqual({ slaMs: null, aboveSla: false });
     // The gauges reuse one database sample for a second.
-    await waitFor(async () => !(await aboveSla()), { timeoutMs: 5_000 });
+    await waitFor(async () => !(await aboveSla()), { timeoutMs: Number.POSITIVE_INFINITY });
   });
 
   it("fails validation when a configured runner fails the host", async () => {
@@ -265,7 +311,9 @@ describe("waits and SLAs", () => {
     };
     await start({}, [runner]);
     await site.addHost("host-6", []);
-    await waitFor(async () => (await labelOf("host-6")) === "failed", { timeoutMs: 20_000 });
+    await waitFor(async () => (await labelOf("host-6")) === "failed", {
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     expect((await state("host-6"))?.state).toMatchObject({
       details: { cause: "validation", message: expect.stringContaining("burn-in/memtest: ECC errors") },
     });

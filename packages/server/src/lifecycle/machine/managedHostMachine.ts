@@ -1,4 +1,4 @@
-import { defineStateMachine, doNothing, type StateMachine, transition } from "@racksmith/core/engine";
+import { defineStateMachine, doNothing, type StateMachine, transition, wait } from "@racksmith/core/engine";
 import { HEALTH_CLASSIFICATIONS } from "@racksmith/core/health";
 import { type Kysely, sql } from "kysely";
 import type { RacksmithDatabase } from "../../db/index.js";
@@ -14,6 +14,7 @@ import { handleHostInit } from "../handlers/hostInit.js";
 import { handleReady } from "../handlers/ready.js";
 import { handleValidation } from "../handlers/validation.js";
 import { handleWaitingForCleanup } from "../handlers/waitingForCleanup.js";
+import { RebootHeldError } from "../reboot/index.js";
 import { type ManagedHostState, managedHostStateLabel } from "../states.js";
 import { loadManagedHost, type ManagedHostSnapshot } from "./snapshot.js";
 import { type HostOutcome, type LifecycleDeps, Step } from "./step.js";
@@ -47,6 +48,9 @@ export function managedHostLifecycle(
       const session = deps.bmcAccess(context.signal);
       try {
         return await handler(new Step(object, context, deps, (machine) => session.of(machine)), state);
+      } catch (error) {
+        if (error instanceof RebootHeldError) return wait(error.message);
+        throw error;
       } finally {
         await session.close();
       }

@@ -6,7 +6,7 @@ import type { MachineRow } from "../../explorer/index.js";
 import type { LifecycleBmc } from "../bmc/bmcSession.js";
 import type { ResolvedLifecycleConfig } from "../config.js";
 import type { InstanceFabric } from "../fabrics/index.js";
-import { decideReboot } from "../reboot/decideReboot.js";
+import { decideReboot, OPEN_REBOOT_GATE, type RebootGate, RebootHeldError } from "../reboot/index.js";
 import {
   type FailureCause,
   type FailureSource,
@@ -35,6 +35,8 @@ export interface LifecycleDeps {
   clock: () => Date;
   /** The host's aggregate health (the health service); without it, its DPU agents' reports only. */
   hostHealth?: (hostId: string) => Promise<HealthReport>;
+  /** The site-wide reboot caps and the service's load; default: no caps, never overloaded. */
+  reboots?: RebootGate;
 }
 
 export type HostOutcome = Outcome<ManagedHostState>;
@@ -90,11 +92,35 @@ export class Step {
     return this.snapshot.dpus[0]?.host_facing_mac ?? undefined;
   }
 
-  /** Power action on a machine, recorded as the last reboot request (the backoff helper counts from it). */
+  get reboots(): RebootGate {
+    return this.deps.reboots ?? OPEN_REBOOT_GATE;
+  }
+
+  /**
+   * A power action a state orders itself. A site-wide cap may hold it back: RebootHeldError ends the run as a
+   * wait (the state runs again later); powering on never is.
+   */
   async power(machine: MachineRow, action: RebootRequest["action"]): Promise<void> {
-    const bmc = await this.bmc(machine);
-    await bmc.power(action);
-    const request: RebootRequest = { at: this.now.toISOString(), action };
+    const held = this.reboots.admit(machine.id, action === "On" ? "powerOn" : "required", this.now);
+    if (held !== null) throw new RebootHeldError(machine.id, held);
+    await this.powerAndRecord(machine, action, undefined);
+  }
+
+  /**
+   * Sends the power action, then records it as the last reboot request with the time the BMC accepted it
+   * (the backoff counts from there, not from when this run began).
+   */
+  private async powerAndRecord(
+    machine: MachineRow,
+    action: RebootRequest["action"],
+    cycle: number | undefined,
+  ): Promise<void> {
+    await (await this.bmc(machine)).power(action);
+    const request: RebootRequest = {
+      at: this.deps.clock().toISOString(),
+      action,
+      ...(cycle === undefined ? {} : { cycle }),
+    };
     this.context.defer((trx) => recordRebootRequest(trx, machine.id, request));
   }
 
@@ -119,13 +145,18 @@ export class Step {
       kick: options.kick,
       dpu: machine.kind === "dpu",
       suppressed: (await this.alerts(HEALTH_CLASSIFICATIONS.stopRebootForAutomaticRecovery)).length > 0,
+      serviceUpSince: this.reboots.serviceUpSince,
+      pausedMs: (from, to) => this.reboots.pausedMs(from, to),
+      overloaded: this.reboots.overloaded(),
     });
     if (decision.kind === "giveUp")
       return this.fail(options.cause, options.source, `${reason}: ${decision.reason}`);
     if (decision.kind === "reboot") {
+      const held = this.reboots.admit(machine.id, decision.reason, this.now);
+      if (held !== null) return wait(`${reason}; reboot of ${machine.id} held back: ${held}`);
       const override = options.bootOnce && decision.action !== "ForceOff" ? options.bootOnce : undefined;
       if (override) await (await this.bmc(machine)).bootOnce(override);
-      await this.power(machine, decision.action);
+      await this.powerAndRecord(machine, decision.action, decision.cycle);
       const boot = override ? `boot once ${override}, ` : "";
       return wait(`${reason} (${boot}${decision.action} of ${machine.id}, cycle ${decision.cycle})`);
     }

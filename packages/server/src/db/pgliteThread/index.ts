@@ -1,0 +1,1 @@
+export { type EmbeddedPostgres, PgliteThread } from "./pgliteThread.js";
