@@ -1,12 +1,14 @@
 /**
  * State engine benchmark (never part of `npm test`):
  *
- *   npm run bench:engine -- --objects N --states K [--database-url URL] [--concurrency C] [--processes P] [--json]
+ *   npm run bench:engine -- --objects N --states K [--database-url URL] [--concurrency C] [--processes P]
+ *     [--compare-pgbench] [--json]
  *
  * Creates N objects of a K-state chain in one transaction, runs them to the end with P engine processes
  * (P > 1 needs PostgreSQL) and prints transitions/s, enqueue→start latency (idle: an enqueue woken by
  * NOTIFY; loaded: a transition's immediate re-run while the queue is full), handler-start overlaps (must
- * be 0), peak RSS and the times. Without --database-url it runs on in-memory PGlite.
+ * be 0), peak RSS and the times. Without --database-url it runs on in-memory PGlite. With --compare-pgbench
+ * (PostgreSQL only) it then runs `pgbench -N` against the same server and prints both rates and their ratio.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -16,10 +18,11 @@ import { StateEngine } from "@racksmith/core/engine";
 import { type Database, migrate, openDatabase } from "@racksmith/server";
 import { sql } from "kysely";
 import { BENCH_TYPE, benchChain, DatabaseRecorder, MemoryRecorder, nowMs, type Recorder } from "./chain.js";
+import { type PgbenchResult, pgbenchMissing, runPgbench } from "./pgbench.js";
 import { countOverlaps, percentile, transitionLatencies } from "./stats.js";
 
 const USAGE =
-  "usage: npm run bench:engine -- --objects N --states K [--database-url URL] [--concurrency C] [--processes P] [--latency-samples M] [--json]";
+  "usage: npm run bench:engine -- --objects N --states K [--database-url URL] [--concurrency C] [--processes P] [--latency-samples M] [--compare-pgbench [--pgbench-clients N] [--pgbench-seconds S]] [--json]";
 
 interface Options {
   objects: number;
@@ -28,6 +31,9 @@ interface Options {
   concurrency: number;
   processes: number;
   latencySamples: number;
+  comparePgbench: boolean;
+  pgbenchClients: number;
+  pgbenchSeconds: number;
   json: boolean;
 }
 
@@ -40,6 +46,9 @@ function parseOptions(): Options {
       concurrency: { type: "string", default: "10" },
       processes: { type: "string", default: "1" },
       "latency-samples": { type: "string", default: "200" },
+      "compare-pgbench": { type: "boolean", default: false },
+      "pgbench-clients": { type: "string", default: "4" },
+      "pgbench-seconds": { type: "string", default: "10" },
       json: { type: "boolean", default: false },
     },
   });
@@ -55,8 +64,13 @@ function parseOptions(): Options {
     concurrency: count("concurrency", 1),
     processes: count("processes", 1),
     latencySamples: count("latency-samples", 0),
+    comparePgbench: values["compare-pgbench"] ?? false,
+    pgbenchClients: count("pgbench-clients", 1),
+    pgbenchSeconds: count("pgbench-seconds", 1),
     json: values.json ?? false,
   };
+  if (options.comparePgbench && !options.databaseUrl)
+    usage("--compare-pgbench needs --database-url (PostgreSQL)");
   if (options.processes > 1 && !options.databaseUrl)
     usage("--processes > 1 needs --database-url (PGlite is one process)");
   return options;
@@ -121,6 +135,7 @@ async function main(): Promise<void> {
     const loaded = transitionLatencies(events);
     const transitions = options.objects * (options.states - 1);
     const seconds = (finished - started) / 1000;
+    const pgbench = await comparison(options);
     report(options, {
       dialect: database.kind,
       objects: options.objects,
@@ -142,6 +157,9 @@ async function main(): Promise<void> {
         main: Math.round(process.resourceUsage().maxRSS / 1024),
         ...(workerRss.length > 0 ? { worstWorker: Math.round(Math.max(...workerRss) / 1024) } : {}),
       },
+      ...(pgbench
+        ? { pgbench: { ...pgbench, ratio: round(transitions / seconds / (pgbench.tps || 1)) } }
+        : {}),
       totalMs: Math.round(nowMs() - began),
     });
   } finally {
@@ -150,6 +168,18 @@ async function main(): Promise<void> {
       await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(database.db).catch(() => undefined);
     await database.close();
   }
+}
+
+/** `pgbench -N` on the same server right after the engine's run, when asked for and installed. */
+async function comparison(options: Options): Promise<PgbenchResult | undefined> {
+  if (!options.comparePgbench || !options.databaseUrl) return undefined;
+  const missing = await pgbenchMissing();
+  if (missing) {
+    process.stderr.write(`--compare-pgbench: not run: ${missing}\n`);
+    return undefined;
+  }
+  progress(options, `running pgbench -N -c ${options.pgbenchClients} for ${options.pgbenchSeconds} s`);
+  return runPgbench(options.databaseUrl, options.pgbenchClients, options.pgbenchSeconds);
 }
 
 /** Done when every object is in its last state and that state's handler has run (doNothing recorded). */
@@ -234,6 +264,7 @@ function report(options: Options, figures: Record<string, unknown>): void {
     loadedTransitionToStartMs: { p50: number; p99: number };
     handlerStartOverlaps: number;
     peakRssMb: { main: number; worstWorker?: number };
+    pgbench?: PgbenchResult & { ratio: number };
     runMs: number;
     createMs: number;
     totalMs: number;
@@ -256,6 +287,15 @@ function report(options: Options, figures: Record<string, unknown>): void {
       "peak RSS",
       `${f.peakRssMb.main} MB${f.peakRssMb.worstWorker === undefined ? "" : ` (main), ${f.peakRssMb.worstWorker} MB (largest worker)`}`,
     ],
+    ...(f.pgbench
+      ? ([
+          [
+            "pgbench -N (same server)",
+            `${Math.round(f.pgbench.tps)} TPS (${f.pgbench.clients} clients, ${f.pgbench.seconds} s)`,
+          ],
+          ["engine ÷ pgbench", `${f.pgbench.ratio}`],
+        ] as Array<[string, string]>)
+      : []),
     ["time", `run ${f.runMs} ms (of which creating ${f.createMs} ms), total ${f.totalMs} ms`],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));

@@ -39,6 +39,22 @@ const died = (name: string, processorId: string, at: number): ObservedProcess =>
 });
 
 describe("OverlapWatch", () => {
+  it("ends a run when its work was done, not when its busy process got round to the line", () => {
+    const lines = [
+      started("a#1", A, 5, 915),
+      // b claims as soon as a's release commits (963); a logs its end later (979), its work done at 950.
+      started("b#1", B, 6, 963),
+      line("a#1", { time: 979, objectId: "mh-1", owner: A, claim: 5, workDoneAt: 950, msg: "run ended" }),
+      finished("b#1", B, 6, 1_098),
+    ];
+    expect(watch(lines, [alive("a#1", A), alive("b#1", B)]).overlaps).toEqual([]);
+    // Work still going on when b started is an overlap.
+    const late = lines.map((observed) =>
+      observed.json.workDoneAt === 950 ? line("a#1", { ...observed.json, workDoneAt: 970 }) : observed,
+    );
+    expect(watch(late, [alive("a#1", A), alive("b#1", B)]).overlaps).toHaveLength(1);
+  });
+
   it("sees no overlap in runs one after the other, across replicas and claims", () => {
     const report = watch(
       [

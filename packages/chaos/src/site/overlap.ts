@@ -9,8 +9,10 @@
  *   {"level":20,"time":1764180000123,"objectType":"managed-host","objectId":"host-1","owner":"<processorId>",
  *    "claim":7,"msg":"run started"}
  *   {"level":20,"time":1764180000456,"objectType":"managed-host","objectId":"host-1","owner":"<processorId>",
- *    "claim":7,"msg":"run ended"}
+ *    "claim":7,"workDoneAt":1764180000440,"msg":"run ended"}
  *
+ * `workDoneAt` is when the run's load and handler were over, before it wrote its outcome and released the claim:
+ * another replica may claim the object as soon as that release commits, before this busy process logs the line.
  * `owner` and `claim` are the claim's owner and counter: together they name one run. A run covers the load, the
  * handler and the final write; after a handler timeout it ends only when the handler really returned. Two runs
  * of one object with overlapping [started, ended] intervals are an overlap; a run without an end line ends when
@@ -117,7 +119,8 @@ export class OverlapWatch {
           });
         } else {
           const run = this.runs.get(key);
-          if (run) run.end = time;
+          // The run's work ended when it says (before its release committed), not when the line was written.
+          if (run) run.end = typeof json.workDoneAt === "number" ? json.workDoneAt : time;
         }
         return;
       }

@@ -68,6 +68,8 @@ export async function listObjects(
 }
 
 export async function readHistory(db: Db, key: ObjectKey, limit: number): Promise<HistoryRow[]> {
+  // Callers that want the state alone (an agent's poll) ask for none: no statement for it.
+  if (limit <= 0) return [];
   const rows = await db
     .selectFrom("state_history")
     .select(["state", "version", "entered_at", "exit_outcome"])

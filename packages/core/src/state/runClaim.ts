@@ -13,6 +13,12 @@ import type { DeferredWrite, HandlerContext, Outcome, StoredOutcome } from "./ty
 export interface RunControl {
   abandoned: boolean;
   readonly controller: AbortController;
+  /**
+   * When the run's work (load and handler) was over, before it wrote its outcome and released its claim: what
+   * the worker's "run ended" line reports, since another replica may claim the object as soon as the release
+   * commits, before this process gets round to logging.
+   */
+  workDoneAt?: number;
 }
 
 const MAX_ERROR_MESSAGE = 2_000;
@@ -56,11 +62,13 @@ export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunCon
       .setAccessMode("read only")
       .execute((trx) => machine.load(claim.objectId, trx));
   } catch (error) {
+    control.workDoneAt = Date.now();
     if (!control.abandoned) await fail(error);
     return;
   }
   if (control.abandoned) return;
   if (object === undefined) {
+    control.workDoneAt = Date.now();
     await fail(new ObjectNotLoadedError(objectType, claim.objectId));
     return;
   }
@@ -105,6 +113,7 @@ export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunCon
   const result = await Promise.race([handling, aborted(control.controller.signal)]);
   clearTimeout(timer);
   open = false;
+  control.workDoneAt = Date.now();
   if (control.abandoned) return;
 
   if (result.kind === "aborted") {
@@ -117,6 +126,7 @@ export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunCon
     // Keep the claim (and this worker's slot) until the handler really stops, so no second handler starts
     // for this object while the first may still be doing I/O.
     await handling;
+    control.workDoneAt = Date.now();
     if (!control.abandoned) await settleClaim(rt, claim, false);
     return;
   }

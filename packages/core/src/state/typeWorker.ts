@@ -106,7 +106,10 @@ export class TypeWorker {
     const run = { objectType, objectId: claim.objectId, owner: claim.owner, claim: claim.claimCount };
     this.rt.logger.debug(run, "run started");
     const done = runClaim(this.rt, claim, control).finally(() => {
-      this.rt.logger.debug(run, "run ended");
+      this.rt.logger.debug(
+        control.workDoneAt === undefined ? run : { ...run, workDoneAt: control.workDoneAt },
+        "run ended",
+      );
       if (this.runs.get(claim.objectId)?.control === control) this.runs.delete(claim.objectId);
       this.rt.metrics.inFlight.set({ object_type: objectType }, this.runs.size);
       this.wake.fire();

@@ -111,6 +111,25 @@ describe("HostAgent.DiscoverMachine", () => {
 });
 
 describe("HostAgent events and AgentControl", () => {
+  it("moves the stored contact time on a poll at most every 5 s, and on every report", async () => {
+    const poll = () => call((cb) => host.AgentControl({ machineId: HOST }, cb));
+    const contact = async () => (await reportOf(HOST))?.last_contact_at;
+    // Later than any other test's calls: the service remembers its last write across them.
+    const at = (seconds: number) => new Date(Date.parse("2026-03-02T12:00:00.000Z") + seconds * 1_000);
+    now = at(0);
+    await poll();
+    expect(await contact()).toEqual(at(0));
+    now = at(4.9);
+    await poll();
+    expect(await contact()).toEqual(at(0));
+    now = at(5);
+    await poll();
+    expect(await contact()).toEqual(at(5));
+    now = at(6);
+    await call((cb) => host.RebootCompleted({ machineId: HOST }, cb));
+    expect(await contact()).toEqual(at(6));
+  });
+
   it("asks for discovery, then noop once discovery completed after the state was entered", async () => {
     expect(await call((cb) => host.AgentControl({ machineId: HOST }, cb))).toEqual({
       action: "discovery",

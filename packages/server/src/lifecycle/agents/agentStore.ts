@@ -18,12 +18,20 @@ export const HOST_AGENT_RUNNER = "host-agent";
 type ReportUpdate = Omit<Updateable<MachineReportsTable>, "machine_id" | "updated_at">;
 
 /**
+ * A poll that reports nothing (AgentControl) moves the stored contact time at most this often: one write per
+ * machine per interval instead of one per poll (every write queues behind the lifecycle's on PGlite).
+ */
+export const CONTACT_WRITE_INTERVAL_MS = 5_000;
+
+/**
  * What each host's and DPU's agent last reported (machine_reports, one row per machine). Every time is this
  * service's clock at receipt, so the lifecycle compares them with its own state-entry times, never with an
  * agent's clock.
  */
 export class AgentStore {
   private readonly clock: () => Date;
+  /** When this process last wrote each machine's contact time. */
+  private readonly contactWritten = new Map<string, number>();
 
   constructor(
     private readonly database: Database,
@@ -70,8 +78,12 @@ export class AgentStore {
     });
   }
 
-  /** An agent call that reports nothing (AgentControl): only the last contact moves. */
-  recordContact(machineId: string): Promise<Date> {
+  /** An agent call that reports nothing (AgentControl): only the last contact moves, at most every 5 s. */
+  async recordContact(machineId: string): Promise<Date> {
+    const now = this.clock();
+    const written = this.contactWritten.get(machineId);
+    const sinceWritten = written === undefined ? Number.POSITIVE_INFINITY : now.getTime() - written;
+    if (sinceWritten >= 0 && sinceWritten < CONTACT_WRITE_INTERVAL_MS) return now;
     return this.record(machineId, () => ({}));
   }
 
@@ -95,6 +107,7 @@ export class AgentStore {
       .values({ machine_id: machineId, ...values })
       .onConflict((conflict) => conflict.column("machine_id").doUpdateSet(values))
       .execute();
+    this.contactWritten.set(machineId, now.getTime());
     return now;
   }
 }
