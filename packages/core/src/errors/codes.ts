@@ -363,6 +363,10 @@ export const ERROR_CODES = {
     status: "NOT_FOUND",
     meaning: "no managed host or DPU has this id",
   },
+  record_removed: {
+    status: "NOT_FOUND",
+    meaning: "the request wrote about a record (a machine, say) that was removed while it ran",
+  },
   exploration_unreachable: {
     status: "UNAVAILABLE",
     meaning: "exploring a BMC failed: it cannot be reached (stored as last error `unreachable`)",

@@ -1,4 +1,5 @@
 import { GRPC_CODE_BY_ERROR_STATUS, HTTP_STATUS_BY_ERROR_STATUS, toRacksmithError } from "@racksmith/core";
+import { asRemovalRace } from "../db/index.js";
 
 /** The error body every REST endpoint answers with. */
 export interface ApiErrorBody {
@@ -7,7 +8,7 @@ export interface ApiErrorBody {
 
 /** The one place a Racksmith error becomes an HTTP status and body. */
 export function toHttpError(error: unknown): { statusCode: number; body: ApiErrorBody } {
-  const racksmith = toRacksmithError(error);
+  const racksmith = toRacksmithError(asRemovalRace(error));
   const internal = racksmith.status === "INTERNAL";
   return {
     statusCode: HTTP_STATUS_BY_ERROR_STATUS[racksmith.status],
@@ -25,7 +26,7 @@ export function toHttpError(error: unknown): { statusCode: number; body: ApiErro
 
 /** The one place a Racksmith error becomes a gRPC status (with the stable code in metadata). */
 export function toGrpcError(error: unknown): { code: number; details: string; errorCode: string } {
-  const racksmith = toRacksmithError(error);
+  const racksmith = toRacksmithError(asRemovalRace(error));
   const internal = racksmith.status === "INTERNAL";
   return {
     code: GRPC_CODE_BY_ERROR_STATUS[racksmith.status],

@@ -52,3 +52,30 @@ export function describeCause(error: unknown): string {
   if (code) return code;
   return message || String(error);
 }
+
+/** PostgreSQL's foreign_key_violation: a write referred to a row another transaction removed. */
+const FOREIGN_KEY_VIOLATION = "23503";
+
+/** A write referred to a record removed while the request ran (a machine force-deleted meanwhile, say). */
+export class RecordRemovedError extends RacksmithError {
+  constructor(table: string | undefined, options: { cause?: unknown } = {}) {
+    super(
+      "record_removed",
+      "NOT_FOUND",
+      `what this request refers to was removed while it ran${table ? ` (writing ${table})` : ""}`,
+      { cause: options.cause, details: table ? { table } : {} },
+    );
+  }
+}
+
+/**
+ * The API's view of a database error: a foreign-key violation is a race with a removal, answered as not found;
+ * anything else is returned as it is.
+ */
+export function asRemovalRace(error: unknown): unknown {
+  const fields = error as { code?: unknown; table?: unknown } | null;
+  if (fields?.code !== FOREIGN_KEY_VIOLATION) return error;
+  return new RecordRemovedError(typeof fields.table === "string" ? fields.table : undefined, {
+    cause: error,
+  });
+}

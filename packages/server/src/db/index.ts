@@ -5,7 +5,13 @@ export {
   type OpenDatabaseOptions,
   openDatabase,
 } from "./database.js";
-export { DatabaseNotMigratedError, DatabaseUnavailableError, MigrationError } from "./errors.js";
+export {
+  asRemovalRace,
+  DatabaseNotMigratedError,
+  DatabaseUnavailableError,
+  MigrationError,
+  RecordRemovedError,
+} from "./errors.js";
 export { assertMigrated, type MigrateOptions, migrate, migrationStatus } from "./migrate.js";
 export { MIGRATIONS, type Migration } from "./migrations/index.js";
 export type {

@@ -2,7 +2,6 @@ import type { Logger } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.js";
-import { MachineNotFoundError } from "../../explorer/index.js";
 import { enqueueHost } from "../agents/enqueueHost.js";
 import { requireMachine } from "../agents/machineLookup.js";
 
@@ -23,20 +22,7 @@ export async function requestForceDelete(
 ): Promise<{ hostId: string }> {
   const { hostId } = await requireMachine(deps.database.db, machineId);
   const now = (deps.clock ?? (() => new Date()))();
-  await recordIntent(deps, hostId, now).catch((error: unknown) => {
-    // The host's rows went (an earlier force deletion finishing) between the lookup and this write.
-    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION)
-      throw new MachineNotFoundError(machineId);
-    throw error;
-  });
-  await enqueueHost(deps.engine, hostId, deps.logger);
-  deps.logger.info({ hostId, machineId }, "force deletion requested");
-  return { hostId };
-}
-
-const FOREIGN_KEY_VIOLATION = "23503";
-
-async function recordIntent(deps: LifecycleApiDeps, hostId: string, now: Date): Promise<void> {
+  // A host whose rows go meanwhile (an earlier deletion finishing) fails this insert: the API answers 404.
   await deps.database.db
     .insertInto("managed_hosts")
     .values({ host_id: hostId, force_delete_requested_at: now, updated_at: now })
@@ -47,4 +33,7 @@ async function recordIntent(deps: LifecycleApiDeps, hostId: string, now: Date): 
       }),
     )
     .execute();
+  await enqueueHost(deps.engine, hostId, deps.logger);
+  deps.logger.info({ hostId, machineId }, "force deletion requested");
+  return { hostId };
 }

@@ -1,10 +1,10 @@
 import { isNotSupported } from "@racksmith/core";
 import { transition, wait } from "@racksmith/core/engine";
 import type { HostOutcome, Step } from "../machine/step.js";
-import { RebootHeldError } from "../reboot/index.js";
 import type { FailureCause, HostInitStep, ManagedHostState } from "../states.js";
 import { followJob } from "./bmcJob.js";
 import { errorMessage } from "./errorMessage.js";
+import { rethrowUnlessStepFailure } from "./stepFailure.js";
 
 type State = Extract<ManagedHostState, { state: "hostInit" }>;
 
@@ -35,7 +35,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         await step.power(step.host, "ForceRestart");
         return to({ step: "pollingBiosSetup", retryCount: ms.retryCount });
       } catch (error) {
-        if (error instanceof RebootHeldError) throw error;
+        rethrowUnlessStepFailure(error);
         return retryOrFail(
           step,
           "machineSetup",
@@ -83,7 +83,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         await step.power(step.host, "ForceRestart");
         return to({ step: "checkBootOrder", retryCount: ms.retryCount });
       } catch (error) {
-        if (error instanceof RebootHeldError) throw error;
+        rethrowUnlessStepFailure(error);
         return retryOrFail(
           step,
           "bootOrder",
