@@ -115,7 +115,8 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         config: monitorConfig,
         probes: () => context.host.healthProbes().map((probe) => probe.definition),
       });
-      const reboots = governance ?? createRebootGovernance(config);
+      // Built with the state machine in `machines`, which the service always calls before `setup`.
+      const reboots = governance ?? unbound();
       await reboots.bind(database.db, context.metrics);
       const adminDeps = { database, engine, logger };
       return {

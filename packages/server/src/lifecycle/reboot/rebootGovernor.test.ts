@@ -12,7 +12,7 @@ describe("RebootGovernor", () => {
     const registry = new Registry();
     governor.bindMetrics(registry);
     expect(governor.admit("a", "required", t(1))).toBeNull();
-    governor.record("b", "required", t(2));
+    expect(governor.admit("b", "required", t(2))).toBeNull();
     expect(governor.admit("c", "retry", t(3))).toBeNull();
     expect(governor.admit("d", "retry", t(4))).toBe("site-wide cap of 3 reboots per minute reached");
     // Powering on the end of a power cycle is never held.

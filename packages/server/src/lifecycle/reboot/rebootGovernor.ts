@@ -12,8 +12,6 @@ export interface RebootGate {
   pausedMs(from: Date, to: Date): number;
   /** Null when the reboot may go (it is counted from now), else why a cap holds it back. */
   admit(machineId: string, kind: RebootKind, now: Date): string | null;
-  /** Counts a power action a state orders itself (never held back, but it fills the caps' windows). */
-  record(machineId: string, kind: RebootKind, now: Date): void;
 }
 
 /** What the lifecycle rebooted since the service started. */
@@ -73,7 +71,7 @@ export class RebootGovernor implements RebootGate {
     return null;
   }
 
-  record(machineId: string, kind: RebootKind, now: Date): void {
+  private record(machineId: string, kind: RebootKind, now: Date): void {
     const at = now.getTime();
     this.recent = pruneRebootTimes(this.recent, at, this.caps);
     if (kind !== "powerOn") this.recent.push(at);
@@ -134,5 +132,4 @@ export const OPEN_REBOOT_GATE: RebootGate = Object.freeze({
   overloaded: () => null,
   pausedMs: () => 0,
   admit: () => null,
-  record: () => undefined,
 });
