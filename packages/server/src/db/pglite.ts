@@ -1,13 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Logger, silentLogger } from "@racksmith/core";
-import { Semaphore } from "@racksmith/core/redfish";
 import { Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { DatabaseUnavailableError, describeCause } from "./errors.js";
 import { PgliteDialect } from "./pgliteDialect.js";
 import { PgliteThread } from "./pgliteThread/index.js";
 import type { RacksmithDatabase } from "./schema.js";
+import { SessionTurns } from "./sessionTurns.js";
 import { sqlDatabase } from "./sqlDatabase.js";
 import { StatementCounter } from "./statementStats.js";
 
@@ -28,10 +28,13 @@ export async function openPglite(options: {
   } catch (error) {
     throw new DatabaseUnavailableError(description, describeCause(error), { cause: error });
   }
-  // PGlite is one connection: every user of it takes turns, in arrival order.
-  const lock = new Semaphore(1);
+  // PGlite is one session: transactions take turns on it, other statements are pipelined between them.
+  const turns = new SessionTurns();
   const statements = new StatementCounter();
-  const db = new Kysely<RacksmithDatabase>({ dialect: new PgliteDialect(pglite, lock), log: statements.log });
+  const db = new Kysely<RacksmithDatabase>({
+    dialect: new PgliteDialect(pglite, turns),
+    log: statements.log,
+  });
   return sqlDatabase(
     {
       kind: "pglite",
@@ -40,10 +43,10 @@ export async function openPglite(options: {
       description,
       label: dataDir === undefined ? "in-memory PGlite" : "embedded PGlite (data directory)",
       schema: options.schema,
-      // LISTEN goes through the lock too, so it never lands inside someone else's transaction.
+      // LISTEN takes its turn like a statement, so it never lands inside someone else's transaction.
       listen: async (channel, onNotify) => {
-        const stop = await lock.run(() => pglite.listen(channel, onNotify));
-        return () => lock.run(() => (pglite.closed ? Promise.resolve() : stop()));
+        const stop = await turns.send(() => pglite.listen(channel, onNotify));
+        return () => turns.send(() => (pglite.closed ? Promise.resolve() : stop()));
       },
       close: () => db.destroy(),
     },

@@ -1,4 +1,3 @@
-import type { Semaphore } from "@racksmith/core/redfish";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -15,16 +14,18 @@ import {
   type TransactionSettings,
 } from "kysely";
 import type { EmbeddedPostgres } from "./pgliteThread/index.js";
+import type { SessionTurns } from "./sessionTurns.js";
 
 /**
- * Kysely over PGlite (in its thread). PGlite is a single connection, so "acquiring a connection" takes the shared lock and
- * keeps it until Kysely releases it: a transaction holds it from BEGIN to COMMIT and nothing interleaves.
+ * Kysely over PGlite (in its thread). PGlite is one session whose statements run in the order they are sent,
+ * so a statement outside a transaction is sent at once (pipelined: the thread never idles waiting for this
+ * event loop), while a transaction takes the session's turn from BEGIN to COMMIT and nothing interleaves.
  * Everything else (SQL, adapter, introspection) is PostgreSQL's.
  */
 export class PgliteDialect implements Dialect {
   constructor(
     private readonly pglite: EmbeddedPostgres,
-    private readonly lock: Semaphore,
+    private readonly turns: SessionTurns,
   ) {}
 
   createAdapter(): DialectAdapter {
@@ -32,7 +33,7 @@ export class PgliteDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PgliteDriver(this.pglite, this.lock);
+    return new PgliteDriver(this.pglite, this.turns);
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -45,20 +46,39 @@ export class PgliteDialect implements Dialect {
 }
 
 class PgliteConnection implements DatabaseConnection {
-  /** In a read-only transaction that was never sent: the lock alone keeps its reads consistent. */
-  lockOnlyTransaction = false;
+  /** The session's turn while this connection runs a transaction. */
+  turn: (() => void) | undefined;
+  /** In a read-only transaction that was never sent: holding the turn alone keeps its reads consistent. */
+  turnOnly = false;
 
   constructor(
     private readonly pglite: EmbeddedPostgres,
-    readonly release: () => void,
+    private readonly turns: SessionTurns,
   ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const send = () => this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const result = await (this.turn ? send() : this.turns.send(send));
     return {
       rows: result.rows,
       numAffectedRows: result.affectedRows === undefined ? undefined : BigInt(result.affectedRows),
     };
+  }
+
+  /** Ends the transaction with `statement` (sent before the turn passes on, so it runs first) and its turn. */
+  async end(statement: "commit" | "rollback"): Promise<void> {
+    const turn = this.turn;
+    // Already ended (a failed COMMIT is followed by Kysely's ROLLBACK): PostgreSQL ended it too.
+    if (!turn) return;
+    this.turn = undefined;
+    if (this.turnOnly) {
+      this.turnOnly = false;
+      turn();
+      return;
+    }
+    const sent = this.pglite.query(statement, []);
+    turn();
+    await sent;
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not supported; the generator only throws.
@@ -70,56 +90,58 @@ class PgliteConnection implements DatabaseConnection {
 class PgliteDriver implements Driver {
   constructor(
     private readonly pglite: EmbeddedPostgres,
-    private readonly lock: Semaphore,
+    private readonly turns: SessionTurns,
   ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.lock.acquire();
-    return new PgliteConnection(this.pglite, release);
+    return new PgliteConnection(this.pglite, this.turns);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    // Nothing can run between two statements while the lock is held, so a read-only transaction sees one
+    const pglite = connection as PgliteConnection;
+    pglite.turn = await this.turns.transaction();
+    // Nothing can run between two statements while the turn is held, so a read-only transaction sees one
     // snapshot without BEGIN and COMMIT: two round trips to the database thread saved per snapshot.
     if (settings.accessMode === "read only") {
-      (connection as PgliteConnection).lockOnlyTransaction = true;
+      pglite.turnOnly = true;
       return;
     }
     const modes = [
       settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : "",
       settings.accessMode ?? "",
     ].filter(Boolean);
-    await connection.executeQuery(CompiledQuery.raw(`start transaction ${modes.join(" ")}`.trim()));
+    try {
+      await connection.executeQuery(CompiledQuery.raw(`start transaction ${modes.join(" ")}`.trim()));
+    } catch (error) {
+      pglite.turn();
+      pglite.turn = undefined;
+      throw error;
+    }
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    if (endLockOnly(connection)) return;
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    await (connection as PgliteConnection).end("commit");
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    if (endLockOnly(connection)) return;
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    await (connection as PgliteConnection).end("rollback");
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    (connection as PgliteConnection).release();
+    // A transaction Kysely gave up on without COMMIT or ROLLBACK must not keep the session.
+    const pglite = connection as PgliteConnection;
+    if (pglite.turn) await pglite.end("rollback");
   }
 
   async destroy(): Promise<void> {
-    // Wait for the query in progress (if any) so PGlite is not closed under it.
-    await this.lock.run(async () => {
+    // Everything already sent runs before the close, which waits for its turn like a transaction.
+    const release = await this.turns.transaction();
+    try {
       if (!this.pglite.closed) await this.pglite.close();
-    });
+    } finally {
+      release();
+    }
   }
-}
-
-/** Ends a lock-only transaction (true), or says the connection is in a real one (false). */
-function endLockOnly(connection: DatabaseConnection): boolean {
-  const pglite = connection as PgliteConnection;
-  if (!pglite.lockOnlyTransaction) return false;
-  pglite.lockOnlyTransaction = false;
-  return true;
 }

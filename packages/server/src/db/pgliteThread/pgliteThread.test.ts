@@ -83,4 +83,20 @@ describe("the PGlite dialect", () => {
     expect((await sql<{ v: number }>`SELECT v FROM n ORDER BY v`.execute(db)).rows).toEqual([{ v: 1 }]);
     expect(database.statements().statements).toBeGreaterThanOrEqual(6);
   });
+
+  it("keeps a statement sent during someone else's transaction out of it", async () => {
+    const { db } = database;
+    await sql`CREATE TABLE m (v int)`.execute(db);
+    let outside: Promise<unknown> | undefined;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO m VALUES (1)`.execute(trx);
+        outside = sql`INSERT INTO m VALUES (2)`.execute(db);
+        await sql`INSERT INTO m VALUES (3)`.execute(trx);
+        throw new Error("abandon");
+      }),
+    ).rejects.toThrow("abandon");
+    await outside;
+    expect((await sql<{ v: number }>`SELECT v FROM m ORDER BY v`.execute(db)).rows).toEqual([{ v: 2 }]);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The embedded database thread's code, run with `eval` so it needs no loader whether the service runs from
- * TypeScript sources (tsx, vitest) or from the build. It opens PGlite and answers one message per call; a
+ * TypeScript sources (tsx, vitest) or from the build. It opens PGlite and answers one message per call, in the order the calls came; a
  * notification on a LISTEN channel is posted as it comes.
  */
 export const WORKER_SOURCE = `
@@ -49,8 +49,10 @@ async function run(m) {
   throw new Error("unknown embedded database call " + m.op);
 }
 
+// One call at a time, in the order sent: the service pipelines statements and relies on that order.
+let queue = Promise.resolve();
 parentPort.on("message", (m) => {
-  run(m).then(
+  queue = queue.then(() => run(m)).then(
     (result) => parentPort.postMessage({ id: m.id, result }),
     (error) => parentPort.postMessage({ id: m.id, error: fields(error) }),
   );

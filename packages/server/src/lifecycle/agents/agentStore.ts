@@ -1,8 +1,9 @@
 import type { MachineInventory, ValidationResult } from "@racksmith/core";
 import type { HealthReport } from "@racksmith/core/health";
-import type { Selectable, Updateable } from "kysely";
+import { type Selectable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/index.js";
 import type { CleanupResult, DpuNetworkObservation, MachineReportsTable } from "../tables.js";
+import { DpuNotFoundError } from "./errors.js";
 
 export type MachineReportsRow = Selectable<MachineReportsTable>;
 
@@ -18,10 +19,23 @@ export const HOST_AGENT_RUNNER = "host-agent";
 type ReportUpdate = Omit<Updateable<MachineReportsTable>, "machine_id" | "updated_at">;
 
 /**
- * A poll that reports nothing (AgentControl) moves the stored contact time at most this often: one write per
- * machine per interval instead of one per poll (every write queues behind the lifecycle's on PGlite).
+ * A poll that reports nothing new (AgentControl, a repeated DPU status) moves the stored contact time at most
+ * this often: one write per machine per interval instead of one per poll (every write queues behind the
+ * lifecycle's on PGlite, and a stored DPU status wakes its host).
  */
 export const CONTACT_WRITE_INTERVAL_MS = 5_000;
+
+/** Whether a write at `at` (ms) is recent enough that an unchanged report need not be stored again. */
+function writtenLately(now: Date, at: number): boolean {
+  const since = now.getTime() - at;
+  return since >= 0 && since < CONTACT_WRITE_INTERVAL_MS;
+}
+
+/** What a DPU status says, without when the agent observed its health (that changes on every report). */
+function statusContent(status: DpuNetworkStatusReport): string {
+  const { observedAt: _observedAt, ...health } = status.health;
+  return JSON.stringify({ ...status, health });
+}
 
 /**
  * What each host's and DPU's agent last reported (machine_reports, one row per machine). Every time is this
@@ -32,6 +46,8 @@ export class AgentStore {
   private readonly clock: () => Date;
   /** When this process last wrote each machine's contact time. */
   private readonly contactWritten = new Map<string, number>();
+  /** What this process last stored of each DPU's status, when, and the DPU's host. */
+  private readonly statusWritten = new Map<string, { content: string; at: number; hostId: string }>();
 
   constructor(
     private readonly database: Database,
@@ -68,34 +84,51 @@ export class AgentStore {
     }));
   }
 
-  /** The DPU's applied versions, interfaces and health; the health is stored as the DPU agent's, observed now. */
-  recordDpuNetworkStatus(dpuId: string, status: DpuNetworkStatusReport): Promise<Date> {
-    return this.record(dpuId, (now) => {
-      const observedAt = now.toISOString();
-      const health: HealthReport = { ...status.health, source: DPU_AGENT_HEALTH_SOURCE, observedAt };
-      const observation: DpuNetworkObservation = { ...status, health, observedAt };
-      return { network_status: JSON.stringify(observation), network_status_at: now };
-    });
+  /**
+   * A DPU agent's status report, with the DPU looked up in the same statement: the applied versions,
+   * interfaces and health, the health stored as the DPU agent's, observed now. A report that repeats the one
+   * this process stored for the DPU less than `CONTACT_WRITE_INTERVAL_MS` ago is not stored again (`stored`
+   * false): its host has nothing new to see. Unknown ids and hosts are a `DpuNotFoundError`.
+   */
+  async recordDpuNetworkStatus(
+    dpuId: string,
+    status: DpuNetworkStatusReport,
+  ): Promise<{ hostId: string; stored: boolean }> {
+    const now = this.clock();
+    const content = statusContent(status);
+    const last = this.statusWritten.get(dpuId);
+    if (last && last.content === content && writtenLately(now, last.at)) {
+      return { hostId: last.hostId, stored: false };
+    }
+    const observedAt = now.toISOString();
+    const health: HealthReport = { ...status.health, source: DPU_AGENT_HEALTH_SOURCE, observedAt };
+    const observation: DpuNetworkObservation = { ...status, health, observedAt };
+    const { rows } = await sql<{ kind: string; host_id: string | null }>`
+      WITH dpu AS (SELECT kind, host_id FROM machines WHERE id = ${dpuId}),
+      written AS (
+        INSERT INTO machine_reports (machine_id, network_status, network_status_at, last_contact_at, updated_at)
+        SELECT ${dpuId}, ${JSON.stringify(observation)}::jsonb, ${now}::timestamptz, ${now}::timestamptz,
+          ${now}::timestamptz
+        FROM dpu WHERE kind = 'dpu' AND host_id IS NOT NULL
+        ON CONFLICT (machine_id) DO UPDATE SET network_status = excluded.network_status,
+          network_status_at = excluded.network_status_at, last_contact_at = excluded.last_contact_at,
+          updated_at = excluded.updated_at
+        RETURNING 1)
+      SELECT kind, host_id FROM dpu`.execute(this.database.db);
+    const dpu = rows[0];
+    if (!dpu) throw new DpuNotFoundError(dpuId);
+    if (dpu.kind !== "dpu" || !dpu.host_id) throw new DpuNotFoundError(dpuId, "it is a host, not a DPU");
+    this.statusWritten.set(dpuId, { content, at: now.getTime(), hostId: dpu.host_id });
+    this.contactWritten.set(dpuId, now.getTime());
+    return { hostId: dpu.host_id, stored: true };
   }
 
   /** An agent call that reports nothing (AgentControl): only the last contact moves, at most every 5 s. */
   async recordContact(machineId: string): Promise<Date> {
     const now = this.clock();
     const written = this.contactWritten.get(machineId);
-    const sinceWritten = written === undefined ? Number.POSITIVE_INFINITY : now.getTime() - written;
-    if (sinceWritten >= 0 && sinceWritten < CONTACT_WRITE_INTERVAL_MS) return now;
+    if (written !== undefined && writtenLately(now, written)) return now;
     return this.record(machineId, () => ({}));
-  }
-
-  /** The stored reports of these machines, by machine id (machines never heard from are absent). */
-  async reportsFor(machineIds: readonly string[]): Promise<Map<string, MachineReportsRow>> {
-    if (machineIds.length === 0) return new Map();
-    const rows = await this.database.db
-      .selectFrom("machine_reports")
-      .selectAll()
-      .where("machine_id", "in", [...machineIds])
-      .execute();
-    return new Map(rows.map((row) => [row.machine_id, row]));
   }
 
   /** Upserts the machine's row with these columns plus the contact time; resolves to the time recorded. */

@@ -5,9 +5,8 @@ import type { DpuAgentHandlers } from "../../api/grpc/generated/racksmith/v1/Dpu
 import type { HostAgentHandlers } from "../../api/grpc/generated/racksmith/v1/HostAgent.js";
 import { type GrpcServiceModule, unary } from "../../api/index.js";
 import type { Database } from "../../db/index.js";
-import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
-import type { ManagedHostState } from "../states.js";
 import { agentAction } from "./agentAction.js";
+import { readAgentControlView } from "./agentControlView.js";
 import { AgentStore } from "./agentStore.js";
 import {
   dpuHealthFromMessage,
@@ -16,7 +15,6 @@ import {
   validationResultsFromMessage,
 } from "./convert.js";
 import { enqueueHost } from "./enqueueHost.js";
-import { DpuNotFoundError } from "./errors.js";
 import { DPU_AGENT_LIMITS, HOST_AGENT_LIMITS } from "./grpcLimits.js";
 import { loadNetworkConfig } from "./loadNetworkConfig.js";
 import { identifyMachine, requireMachine } from "./machineLookup.js";
@@ -28,7 +26,7 @@ const PROTO_FILE = "racksmith/v1/agents.proto";
 
 export interface AgentServicesDeps {
   database: Database;
-  engine: Pick<StateEngine, "enqueue" | "getObjectState">;
+  engine: Pick<StateEngine, "enqueue">;
   logger: Logger;
   /** The time stamped on every report (tests move it). */
   clock?: () => Date;
@@ -71,15 +69,9 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
         health: dpuHealthFromMessage(request.health),
         agentVersion: request.agentVersion,
       };
-      const dpu = await db
-        .selectFrom("machines")
-        .select(["kind", "host_id"])
-        .where("id", "=", dpuId)
-        .executeTakeFirst();
-      if (!dpu) throw new DpuNotFoundError(dpuId);
-      if (dpu.kind !== "dpu" || !dpu.host_id) throw new DpuNotFoundError(dpuId, "it is a host, not a DPU");
-      await store.recordDpuNetworkStatus(dpuId, status);
-      await enqueueHost(engine, dpu.host_id, logger);
+      const { hostId, stored } = await store.recordDpuNetworkStatus(dpuId, status);
+      // A repeated report was not stored: the host has nothing new to look at.
+      if (stored) await enqueueHost(engine, hostId, logger);
       return {};
     }),
   };
@@ -93,17 +85,14 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
       return { machineId: machine.machineId, kind: machine.kind };
     }),
     AgentControl: unary(context, async (request) => {
-      const { machine, hostId } = await requireMachine(db, requiredString(request.machineId, "machine_id"));
-      await store.recordContact(machine.id);
-      const object = await engine.getObjectState(MANAGED_HOST_OBJECT_TYPE, hostId, { historyLimit: 0 });
-      if (!object) return { action: "noop", validationContext: "" };
-      const reports = (await store.reportsFor([hostId])).get(hostId);
+      const view = await readAgentControlView(db, requiredString(request.machineId, "machine_id"));
+      await store.recordContact(view.machineId);
+      if (!view.host) return { action: "noop", validationContext: "" };
       const decided = agentAction({
-        state: object.state as ManagedHostState,
-        enteredAt: new Date(object.enteredAt),
-        reports,
+        ...view.host,
+        reports: view.reports,
         hostAgentValidation: deps.hostAgentValidation,
-        kind: machine.kind,
+        kind: view.kind,
       });
       return { action: decided.action, validationContext: decided.validationContext ?? "" };
     }),

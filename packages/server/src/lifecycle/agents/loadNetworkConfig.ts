@@ -6,43 +6,45 @@ import {
   type ManagedHostNetworkConfig,
 } from "./networkConfig.js";
 
-/** Reads what `desiredNetworkConfig` needs for one DPU: the DPU, its host's network row and live instance. */
+/**
+ * Reads what `desiredNetworkConfig` needs for one DPU in one statement (every DPU agent asks on every poll):
+ * the DPU, its host's network row and the host's live instance.
+ */
 export async function loadNetworkConfig(
   database: Database,
   dpuId: string,
 ): Promise<ManagedHostNetworkConfig> {
-  const { db } = database;
-  const dpu = await db
-    .selectFrom("machines")
-    .select(["id", "kind", "host_id", "primary_dpu"])
-    .where("id", "=", dpuId)
+  const row = await database.db
+    .selectFrom("machines as dpu")
+    .leftJoin("managed_hosts as host", "host.host_id", "dpu.host_id")
+    .leftJoin("instances as instance", (join) =>
+      join.onRef("instance.machine_id", "=", "dpu.host_id").on("instance.terminated_at", "is", null),
+    )
+    .select([
+      "dpu.id",
+      "dpu.kind",
+      "dpu.host_id",
+      "dpu.primary_dpu",
+      "host.use_admin_network",
+      "host.network_config_version",
+      "instance.id as instance_id",
+      "instance.config",
+      "instance.config_version",
+    ])
+    .where("dpu.id", "=", dpuId)
     .executeTakeFirst();
-  if (!dpu) throw new DpuNotFoundError(dpuId);
-  if (dpu.kind !== "dpu" || !dpu.host_id) throw new DpuNotFoundError(dpuId, "it is a host, not a DPU");
-  const hostId = dpu.host_id;
-  const [host, instance] = await Promise.all([
-    db
-      .selectFrom("managed_hosts")
-      .select(["use_admin_network", "network_config_version"])
-      .where("host_id", "=", hostId)
-      .executeTakeFirst(),
-    db
-      .selectFrom("instances")
-      .select(["id", "config", "config_version", "terminated_at"])
-      .where("machine_id", "=", hostId)
-      .where("terminated_at", "is", null)
-      .executeTakeFirst(),
-  ]);
+  if (!row) throw new DpuNotFoundError(dpuId);
+  if (row.kind !== "dpu" || !row.host_id) throw new DpuNotFoundError(dpuId, "it is a host, not a DPU");
+  const { use_admin_network, network_config_version, instance_id, config, config_version } = row;
   return desiredNetworkConfig({
-    dpu: { id: dpu.id, hostId, primary: dpu.primary_dpu },
-    host: host
-      ? { useAdminNetwork: host.use_admin_network, networkConfigVersion: host.network_config_version }
-      : DEFAULT_HOST_NETWORK,
-    instance: instance && {
-      id: instance.id,
-      config: instance.config,
-      configVersion: instance.config_version,
-      terminatedAt: instance.terminated_at,
-    },
+    dpu: { id: row.id, hostId: row.host_id, primary: row.primary_dpu },
+    host:
+      use_admin_network === null || network_config_version === null
+        ? DEFAULT_HOST_NETWORK
+        : { useAdminNetwork: use_admin_network, networkConfigVersion: network_config_version },
+    instance:
+      instance_id === null || config === null || config_version === null
+        ? undefined
+        : { id: instance_id, config, configVersion: config_version, terminatedAt: null },
   });
 }
