@@ -19,13 +19,13 @@ export const HOST_AGENT_RUNNER = "host-agent";
 type ReportUpdate = Omit<Updateable<MachineReportsTable>, "machine_id" | "updated_at">;
 
 /**
- * A poll that reports nothing new (AgentControl, a repeated DPU status) moves the stored contact time at most
- * this often: one write per machine per interval instead of one per poll (every write queues behind the
- * lifecycle's on PGlite, and a stored DPU status wakes its host).
+ * A poll that reports nothing (AgentControl) moves the stored contact time at most this often, and a repeated DPU
+ * status wakes its host at most this often: one write or host run per machine per interval instead of one per
+ * poll (every write queues behind the lifecycle's on PGlite).
  */
 export const CONTACT_WRITE_INTERVAL_MS = 5_000;
 
-/** Whether a write at `at` (ms) is recent enough that an unchanged report need not be stored again. */
+/** Whether `at` (ms) is recent enough that nothing new need be written or woken for an unchanged report. */
 function writtenLately(now: Date, at: number): boolean {
   const since = now.getTime() - at;
   return since >= 0 && since < CONTACT_WRITE_INTERVAL_MS;
@@ -46,8 +46,8 @@ export class AgentStore {
   private readonly clock: () => Date;
   /** When this process last wrote each machine's contact time. */
   private readonly contactWritten = new Map<string, number>();
-  /** What this process last stored of each DPU's status, when, and the DPU's host. */
-  private readonly statusWritten = new Map<string, { content: string; at: number; hostId: string }>();
+  /** Each DPU's status as this process last woke its host for it, and when. */
+  private readonly statusWoke = new Map<string, { content: string; at: number }>();
 
   constructor(
     private readonly database: Database,
@@ -86,20 +86,18 @@ export class AgentStore {
 
   /**
    * A DPU agent's status report, with the DPU looked up in the same statement: the applied versions,
-   * interfaces and health, the health stored as the DPU agent's, observed now. A report that repeats the one
-   * this process stored for the DPU less than `CONTACT_WRITE_INTERVAL_MS` ago is not stored again (`stored`
-   * false): its host has nothing new to see. Unknown ids and hosts are a `DpuNotFoundError`.
+   * interfaces and health, the health stored as the DPU agent's, observed now (every report: heartbeats count
+   * from it). `wake` says whether the host should look: the report differs from the last one this process
+   * stored for the DPU, or the host was last woken for it `CONTACT_WRITE_INTERVAL_MS` ago or more (a DPU agent
+   * repeating itself every poll would otherwise run its host every poll). Unknown ids and hosts are a
+   * `DpuNotFoundError`.
    */
   async recordDpuNetworkStatus(
     dpuId: string,
     status: DpuNetworkStatusReport,
-  ): Promise<{ hostId: string; stored: boolean }> {
+  ): Promise<{ hostId: string; wake: boolean }> {
     const now = this.clock();
     const content = statusContent(status);
-    const last = this.statusWritten.get(dpuId);
-    if (last && last.content === content && writtenLately(now, last.at)) {
-      return { hostId: last.hostId, stored: false };
-    }
     const observedAt = now.toISOString();
     const health: HealthReport = { ...status.health, source: DPU_AGENT_HEALTH_SOURCE, observedAt };
     const observation: DpuNetworkObservation = { ...status, health, observedAt };
@@ -118,9 +116,11 @@ export class AgentStore {
     const dpu = rows[0];
     if (!dpu) throw new DpuNotFoundError(dpuId);
     if (dpu.kind !== "dpu" || !dpu.host_id) throw new DpuNotFoundError(dpuId, "it is a host, not a DPU");
-    this.statusWritten.set(dpuId, { content, at: now.getTime(), hostId: dpu.host_id });
     this.contactWritten.set(dpuId, now.getTime());
-    return { hostId: dpu.host_id, stored: true };
+    const last = this.statusWoke.get(dpuId);
+    const wake = !last || last.content !== content || !writtenLately(now, last.at);
+    if (wake) this.statusWoke.set(dpuId, { content, at: now.getTime() });
+    return { hostId: dpu.host_id, wake };
   }
 
   /** An agent call that reports nothing (AgentControl): only the last contact moves, at most every 5 s. */

@@ -69,9 +69,8 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
         health: dpuHealthFromMessage(request.health),
         agentVersion: request.agentVersion,
       };
-      const { hostId, stored } = await store.recordDpuNetworkStatus(dpuId, status);
-      // A repeated report was not stored: the host has nothing new to look at.
-      if (stored) await enqueueHost(engine, hostId, logger);
+      const { hostId, wake } = await store.recordDpuNetworkStatus(dpuId, status);
+      if (wake) await enqueueHost(engine, hostId, logger);
       return {};
     }),
   };
