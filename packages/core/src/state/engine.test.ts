@@ -14,7 +14,10 @@ import {
 import { RacksmithError } from "../errors/index.js";
 import type { EngineConfig } from "./config.js";
 import { StateEngine } from "./engine.js";
+import { claimDue } from "./queue.js";
+import type { Claim } from "./records.js";
 import type { ObjectStateView } from "./types.js";
+import { MAX_CHAINED_RUNS } from "./typeWorker.js";
 import { WakeSignal } from "./wakeSignal.js";
 import { tryAcquireWorkLock } from "./workLock.js";
 
@@ -22,6 +25,12 @@ import { tryAcquireWorkLock } from "./workLock.js";
 vi.mock("./workLock.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("./workLock.js")>();
   return { ...original, tryAcquireWorkLock: vi.fn(original.tryAcquireWorkLock) };
+});
+
+// Every claim taken from the queue, passed through unchanged, so the chain test can count them.
+vi.mock("./queue.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("./queue.js")>();
+  return { ...original, claimDue: vi.fn(original.claimDue) };
 });
 
 /** Each engine's Prometheus registry: the engine records through the core's metrics contract. */
@@ -190,6 +199,22 @@ describe("StateEngine", () => {
     await untilOutcome(engine, "w_chain", "chain-1", "doNothing");
     expect(runs).toEqual(["new", "assembling", "polishing", "polishing", "done"]);
     expect((await readWidget(testDb.database, "chain-1"))?.assembled).toBe(true);
+  });
+
+  it("runs the states transitions lead to on the claim they kept, up to MAX_CHAINED_RUNS runs per claim", async () => {
+    const claimed = vi.mocked(claimDue);
+    claimed.mockClear();
+    const runs: string[] = [];
+    const engine = await startEngine("w_kept", { hook: ({ state }) => void runs.push(state.state) });
+    // new, assembling, 20 polishing rounds, done: 23 runs, one more claim than MAX_CHAINED_RUNS allows.
+    await addWidget(engine, "w_kept", "kept-1", { polish_rounds: MAX_CHAINED_RUNS + 4 });
+    await untilOutcome(engine, "w_kept", "kept-1", "doNothing");
+    expect(runs).toHaveLength(MAX_CHAINED_RUNS + 7);
+    const claims = (await Promise.all(claimed.mock.results.map((r) => r.value as Promise<Claim[]>)))
+      .flat()
+      .filter((claim) => claim.objectId === "kept-1");
+    expect(claims).toHaveLength(2);
+    expect((await stateOf(engine, "w_kept", "kept-1")).version).toBe(MAX_CHAINED_RUNS + 7);
   });
 
   it("keeps at most `concurrency` handlers running, and finishes every object while saturated", async () => {

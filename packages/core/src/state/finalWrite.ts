@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { EngineTables } from "./database.js";
-import { claimCte, endClaimCtes } from "./queue.js";
+import { claimCte, endClaimCtes, heldBy } from "./queue.js";
 import type { Claim } from "./records.js";
 import type { StoredOutcome, TaggedState } from "./types.js";
 
@@ -28,7 +28,16 @@ export interface FinalWriteResult {
 export async function writeFinal(
   db: Kysely<EngineTables>,
   claim: Claim,
-  options: { expectedVersion: number; write: StateWrite; now: Date },
+  options: {
+    expectedVersion: number;
+    write: StateWrite;
+    now: Date;
+    /**
+     * On a transition, keep the claim for the next state's run instead of requeueing it: the claim's counter
+     * moves on (a new run) and its lease is renewed for this long (ms). See `keptClaim`.
+     */
+    keepClaimMs?: number;
+  },
 ): Promise<FinalWriteResult> {
   const { write, now } = options;
   const key = sql`object_type = ${claim.objectType} AND object_id = ${claim.objectId}`;
@@ -65,8 +74,14 @@ export async function writeFinal(
         WHERE ${key} AND version <= (SELECT version FROM written) - ${write.historyLimit}::bigint)`,
     );
   }
-  if (write.kind !== "delete") {
-    const when = sql`EXISTS (SELECT 1 FROM written)`;
+  const when = sql`EXISTS (SELECT 1 FROM written)`;
+  if (write.kind === "transition" && options.keepClaimMs !== undefined) {
+    const leaseUntil = new Date(now.getTime() + options.keepClaimMs);
+    steps.push(sql`kept AS (
+      UPDATE state_queue SET claim_count = claim_count + 1, lease_expires_at = ${leaseUntil}::timestamptz,
+        rerun_requested_at = NULL, enqueued_at = ${now}::timestamptz
+      WHERE ${heldBy(claim)} AND ${when})`);
+  } else if (write.kind !== "delete") {
     steps.push(...endClaimCtes(claim, { runAgain: write.kind === "transition", now, when }));
   }
 
@@ -74,4 +89,16 @@ export async function writeFinal(
     WITH ${claimCte(claim)}, ${sql.join(steps)}
     SELECT EXISTS (SELECT 1 FROM claim) AS held, EXISTS (SELECT 1 FROM written) AS written`.execute(db);
   return { held: rows[0]?.held ?? false, written: rows[0]?.written ?? false };
+}
+
+/** The claim a transition written with `keepClaimMs` holds for the next state's run. */
+export function keptClaim(claim: Claim, next: TaggedState, expectedVersion: number, now: Date): Claim {
+  return {
+    ...claim,
+    claimCount: claim.claimCount + 1,
+    enqueuedAt: now,
+    claimedAt: now,
+    previousOwner: null,
+    current: { state: next, version: expectedVersion + 1, enteredAt: now },
+  };
 }

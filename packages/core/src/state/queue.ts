@@ -102,7 +102,7 @@ export async function claimDue(db: Db, request: ClaimRequest): Promise<Claim[]> 
 }
 
 /** WHERE condition: the row is held by exactly this claim. */
-function heldBy(claim: Claim): RawBuilder<unknown> {
+export function heldBy(claim: Claim): RawBuilder<unknown> {
   return sql`object_type = ${claim.objectType} AND object_id = ${claim.objectId}
     AND owner = ${claim.owner} AND claim_count = ${claim.claimCount}`;
 }

@@ -3,7 +3,7 @@ import { type ErrorCode, toRacksmithError } from "../errors/index.js";
 import { childLogger } from "../logging/index.js";
 import type { EngineTables } from "./database.js";
 import { HandlerTimeoutError, InvalidOutcomeError, ObjectNotLoadedError } from "./errors.js";
-import { type StateWrite, writeFinal } from "./finalWrite.js";
+import { keptClaim, type StateWrite, writeFinal } from "./finalWrite.js";
 import { completeClaim } from "./queue.js";
 import type { Claim, ObjectKey } from "./records.js";
 import { describeError, type MachineRuntime, stateLabel } from "./runtime.js";
@@ -19,6 +19,11 @@ export interface RunControl {
    * commits, before this process gets round to logging.
    */
   workDoneAt?: number;
+  /**
+   * Asked when a transition is about to be written: whether the run may keep its claim and the worker run the
+   * next state at once (no requeue, no new claim: one statement per transition). Absent: never.
+   */
+  readonly keepClaim?: () => boolean;
 }
 
 const MAX_ERROR_MESSAGE = 2_000;
@@ -40,9 +45,14 @@ type HandlerResult =
  * One claimed object, start to finish: the state comes with the claim; the machine's `load` runs in a
  * short read-only snapshot transaction; the handler runs with no transaction open; then one final write
  * re-checks the claim and the state version and writes state, history, outcome and the deferred writes
- * together. Never rejects.
+ * together. Never rejects. Resolves to the claim it kept for the next state's run (see
+ * `RunControl.keepClaim`), else undefined.
  */
-export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunControl): Promise<void> {
+export async function runClaim(
+  rt: MachineRuntime,
+  claim: Claim,
+  control: RunControl,
+): Promise<Claim | undefined> {
   const { machine, metrics, clock } = rt;
   const objectType = machine.objectType;
   const startedAt = clock();
@@ -143,8 +153,10 @@ export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunCon
   const outcome = result.outcome;
   const now = clock();
   const write = stateWrite(rt, outcome, now);
+  const keep = outcome.kind === "transition" && control.keepClaim?.() === true;
+  const keepClaimMs = keep ? rt.config.leaseMs : undefined;
   const finalWrite = async (db: Kysely<EngineTables>) => {
-    const written = await writeFinal(db, claim, { expectedVersion: version, write, now });
+    const written = await writeFinal(db, claim, { expectedVersion: version, write, now, keepClaimMs });
     if (!written.held) throw new StaleWrite("lease");
     if (!written.written) throw new StaleWrite("version");
   };
@@ -188,6 +200,7 @@ export async function runClaim(rt: MachineRuntime, claim: Claim, control: RunCon
       logger.warn({ target: next, error: describeError(error) }, "follow-up enqueue failed");
     });
   }
+  return keep && outcome.kind === "transition" ? keptClaim(claim, outcome.next, version, now) : undefined;
 }
 
 function stateWrite(rt: MachineRuntime, outcome: Outcome, now: Date): StateWrite {

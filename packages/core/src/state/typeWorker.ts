@@ -5,10 +5,17 @@ import { describeError, type MachineRuntime } from "./runtime.js";
 import { WakeSignal, withJitter } from "./wakeSignal.js";
 
 interface ActiveRun {
-  readonly claim: Claim;
-  readonly control: RunControl;
+  /** The claim and control of the run going on now (a chain of runs moves them on). */
+  claim: Claim;
+  control: RunControl;
   readonly done: Promise<void>;
 }
+
+/**
+ * How many runs of one object may follow each other on one claim (each after a transition) before the claim
+ * goes back to the queue, so objects waiting in the queue get a slot too.
+ */
+export const MAX_CHAINED_RUNS = 16;
 
 const POLL_JITTER = 0.2;
 
@@ -101,20 +108,47 @@ export class TypeWorker {
 
   private launch(claim: Claim): void {
     const objectType = this.rt.machine.objectType;
-    const control: RunControl = { abandoned: false, controller: new AbortController() };
-    // A run's start and end, so a log reader can prove no two runs of one object ever overlapped.
-    const run = { objectType, objectId: claim.objectId, owner: claim.owner, claim: claim.claimCount };
-    this.rt.logger.debug(run, "run started");
-    const done = runClaim(this.rt, claim, control).finally(() => {
-      this.rt.logger.debug(
-        control.workDoneAt === undefined ? run : { ...run, workDoneAt: control.workDoneAt },
-        "run ended",
-      );
-      if (this.runs.get(claim.objectId)?.control === control) this.runs.delete(claim.objectId);
+    const current = { claim, control: this.newControl(0) };
+    const done = this.runChain(current).finally(() => {
+      if (this.runs.get(claim.objectId) === run) this.runs.delete(claim.objectId);
       this.rt.metrics.inFlight.set({ object_type: objectType }, this.runs.size);
       this.wake.fire();
     });
-    this.runs.set(claim.objectId, { claim, control, done });
+    const run: ActiveRun = Object.assign(current, { done });
+    this.runs.set(claim.objectId, run);
     this.rt.metrics.inFlight.set({ object_type: objectType }, this.runs.size);
+  }
+
+  /** Runs the claimed object, then each next state on the claim its transition kept, one run at a time. */
+  private async runChain(run: { claim: Claim; control: RunControl }): Promise<void> {
+    for (let chained = 1; ; chained++) {
+      const { claim, control } = run;
+      // A run's start and end, so a log reader can prove no two runs of one object ever overlapped.
+      const fields = {
+        objectType: claim.objectType,
+        objectId: claim.objectId,
+        owner: claim.owner,
+        claim: claim.claimCount,
+      };
+      this.rt.logger.debug(fields, "run started");
+      const kept = await runClaim(this.rt, claim, control);
+      this.rt.logger.debug(
+        control.workDoneAt === undefined ? fields : { ...fields, workDoneAt: control.workDoneAt },
+        "run ended",
+      );
+      if (!kept) return;
+      run.claim = kept;
+      run.control = this.newControl(chained);
+    }
+  }
+
+  /** A run's control; its transition may keep the claim while the worker runs on and the chain is short. */
+  private newControl(chained: number): RunControl {
+    const control: RunControl = {
+      abandoned: false,
+      controller: new AbortController(),
+      keepClaim: () => !this.stopping && !control.abandoned && chained < MAX_CHAINED_RUNS - 1,
+    };
+    return control;
   }
 }
