@@ -1,0 +1,16 @@
+export {
+  describeDifference,
+  type GenerateSkuOptions,
+  generateSku,
+  parseSku,
+  SKU_COMPONENTS,
+  SKU_SCHEMA_VERSION,
+  type Sku,
+  type SkuComponent,
+  type SkuCount,
+  type SkuCpu,
+  type SkuDifference,
+  type SkuDisk,
+  type SkuIbPort,
+  verifySku,
+} from "./sku/index.js";
