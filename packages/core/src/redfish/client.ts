@@ -20,6 +20,8 @@ import {
 } from "./errors.js";
 import { normalizeEtag } from "./etag.js";
 import { toRequestPath, withQuery } from "./path.js";
+import { type CachedRead, ReadCache } from "./readCache.js";
+import { type RequestSignal, requestSignal } from "./requestSignal.js";
 import {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
@@ -127,6 +129,9 @@ export class RedfishClient {
   /** The client's abort signal (see {@link RedfishClientOptions.signal}). */
   readonly signal: AbortSignal | undefined;
   private closed = false;
+  /** GET answers shared while a {@link readingOnce} scope runs. */
+  private readCache: ReadCache | undefined;
+  private readScopes = 0;
 
   constructor(options: RedfishClientOptions) {
     const { origin, credentials } = parseAddress(options.address);
@@ -168,7 +173,7 @@ export class RedfishClient {
 
   /** GET a resource; the body must be a JSON object. */
   async get<T extends RedfishObject = RedfishObject>(path: string, options: RequestOptions = {}): Promise<T> {
-    return (await this.getResponse<T>(path, options)).body as T;
+    return (await this.readObject<T>(path, options, false)).body as T;
   }
 
   /** GET a resource with its headers (ETag, Allow, …). */
@@ -176,7 +181,35 @@ export class RedfishClient {
     path: string,
     options: RequestOptions = {},
   ): Promise<RedfishResponse<T>> {
-    const response = await this.request("GET", path, options);
+    return this.readObject<T>(path, options, true);
+  }
+
+  /**
+   * Runs `work` with every plain GET (no options) answered once: a resource asked for again, or while its
+   * request is in flight, comes from the first answer (each caller gets its own copy), and members of a
+   * collection read with `$expand` count as read. Any other method empties the cache: `work` sees its writes.
+   * For a unit of work that reads a BMC's state at one moment, such as an exploration.
+   */
+  async readingOnce<T>(work: () => Promise<T>): Promise<T> {
+    this.readScopes++;
+    this.readCache ??= new ReadCache();
+    try {
+      return await work();
+    } finally {
+      if (--this.readScopes === 0) this.readCache = undefined;
+    }
+  }
+
+  private async readObject<T extends RedfishObject>(
+    path: string,
+    options: RequestOptions,
+    needHeaders: boolean,
+  ): Promise<RedfishResponse<T>> {
+    const cache = this.readCache;
+    const response =
+      cache && Object.keys(options).length === 0
+        ? await this.cachedGet(cache, path, needHeaders)
+        : await this.request("GET", path, options);
     if (response.body === undefined || typeof response.body !== "object" || Array.isArray(response.body)) {
       throw new RedfishMalformedResponseError(
         "GET",
@@ -235,6 +268,25 @@ export class RedfishClient {
     }
   }
 
+  /** A GET through the read cache: the caller whose request went out gets its answer, the others a copy. */
+  private async cachedGet(cache: ReadCache, path: string, needHeaders: boolean): Promise<RedfishResponse> {
+    const requestPath = toRequestPath(path);
+    const own: { response?: RedfishResponse } = {};
+    const read = await cache.read(
+      requestPath,
+      async (): Promise<CachedRead> => {
+        const { response, text } = await this.exchange("GET", requestPath, {});
+        own.response = response;
+        const { body: _body, ...rest } = response;
+        return { ...rest, text, complete: true };
+      },
+      needHeaders,
+    );
+    if (own.response) return own.response;
+    const { text, complete: _complete, ...rest } = read;
+    return { ...rest, headers: { ...read.headers }, body: text.trim() === "" ? undefined : JSON.parse(text) };
+  }
+
   /** POST a multipart firmware upload (`UpdateParameters` JSON part + `UpdateFile` part); never retried. */
   async postMultipart(
     path: string,
@@ -252,13 +304,21 @@ export class RedfishClient {
     return this.request("POST", path, { ...options, body: form });
   }
 
-  /** Every member `@odata.id` of a collection, following `Members@odata.nextLink`. */
-  async listMembers(path: string): Promise<string[]> {
+  /**
+   * Every member `@odata.id` of a collection, following `Members@odata.nextLink`. With `expand` (for a BMC
+   * that advertises `$expand`) the collection is read with `$expand=.($levels=1)`: inside
+   * {@link readingOnce}, the members it carries are then read without a request of their own.
+   */
+  async listMembers(path: string, options: { expand?: boolean } = {}): Promise<string[]> {
+    const start = options.expand ? withQuery(toRequestPath(path), "$expand=.($levels=1)") : path;
     const ids: string[] = [];
-    for await (const page of this.collectionPages(path)) {
+    for await (const page of this.collectionPages(start)) {
       for (const member of page) {
         const id = member["@odata.id"];
         if (typeof id === "string") ids.push(id);
+        if (options.expand && typeof id === "string" && isExpanded(member)) {
+          this.readCache?.seed(toRequestPath(id), member);
+        }
       }
     }
     return ids;
@@ -278,8 +338,7 @@ export class RedfishClient {
     return Promise.all(
       members.map(async (member) => {
         const id = member["@odata.id"];
-        const expanded = Object.keys(member).some((key) => !key.startsWith("@odata."));
-        if (expanded || typeof id !== "string") return member as T;
+        if (isExpanded(member) || typeof id !== "string") return member as T;
         return this.get<T>(id);
       }),
     );
@@ -332,16 +391,32 @@ export class RedfishClient {
 
   /** One request with auth, retries and re-login; the body of a 2xx is parsed as JSON when it is JSON. */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<RedfishResponse> {
+    return (await this.exchange(method, path, options)).response;
+  }
+
+  /** {@link request}, with the body's text as received. */
+  private async exchange(
+    method: string,
+    path: string,
+    options: RequestOptions,
+  ): Promise<{ response: RedfishResponse; text: string }> {
     if (this.closed) throw new InvalidArgumentError(`RedfishClient for ${this.displayAddress} is closed`);
-    const requestPath = toRequestPath(path);
-    const response = await this.send(method, requestPath, options, !options.anonymous);
-    if (response.status === 401 && this.session && !options.anonymous) {
-      // The session expired or was revoked: log in again once and replay.
-      this.session.invalidate(response.authToken);
-      const replay = await this.send(method, requestPath, options, true);
-      return this.finish(method, requestPath, replay, options);
+    const write = method !== "GET" && method !== "HEAD";
+    // A write may change what was read: nothing read before it (or while it runs) is reused.
+    if (write) this.readCache?.clear();
+    try {
+      const requestPath = toRequestPath(path);
+      const response = await this.send(method, requestPath, options, !options.anonymous);
+      if (response.status === 401 && this.session && !options.anonymous) {
+        // The session expired or was revoked: log in again once and replay.
+        this.session.invalidate(response.authToken);
+        const replay = await this.send(method, requestPath, options, true);
+        return this.finish(method, requestPath, replay, options);
+      }
+      return this.finish(method, requestPath, response, options);
+    } finally {
+      if (write) this.readCache?.clear();
     }
-    return this.finish(method, requestPath, response, options);
   }
 
   private finish(
@@ -349,10 +424,10 @@ export class RedfishClient {
     path: string,
     response: RawResponse,
     options: RequestOptions,
-  ): RedfishResponse {
+  ): { response: RedfishResponse; text: string } {
     if (response.status >= 200 && response.status < 300) {
-      const { authToken: _token, text: _text, ...rest } = response;
-      return rest;
+      const { authToken: _token, text, ...rest } = response;
+      return { response: rest, text };
     }
     throw this.httpError(method, path, response, [
       ...(options.secrets ?? []),
@@ -482,10 +557,11 @@ export class RedfishClient {
       throw signal?.aborted ? this.abortedError(`${method} ${path}`, signal, error) : error;
     });
     const started = performance.now();
+    let ending: RequestSignal | undefined;
     try {
       // A request that got its slot after the abort is not sent.
       if (signal?.aborted) throw this.abortedError(`${method} ${path}`, signal);
-      const timeout = AbortSignal.timeout(timeoutMs);
+      ending = requestSignal(timeoutMs, signal);
       const response = await this.slot.dispatcher.request({
         method: method as "GET",
         path,
@@ -493,7 +569,7 @@ export class RedfishClient {
         body: body ?? null,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+        signal: ending.signal,
       });
       const text = await response.body.text();
       const responseHeaders = flattenHeaders(response.headers);
@@ -532,6 +608,7 @@ export class RedfishClient {
     } catch (error) {
       throw this.transportError(error, method, path, timeoutMs, signal);
     } finally {
+      ending?.done();
       release();
     }
   }
@@ -609,6 +686,11 @@ interface RawResponse extends RedfishResponse {
 }
 
 const TLS_ERROR = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY/;
+
+/** A collection member that carries more than its link: the BMC expanded it. */
+function isExpanded(member: RedfishObject): boolean {
+  return Object.keys(member).some((key) => !key.startsWith("@odata."));
+}
 
 function isRetryableTransportError(error: unknown): boolean {
   if (error instanceof RedfishTimeoutError) return error.phase === "connect";

@@ -33,11 +33,19 @@ import {
  * Builds the exploration report for a BMC through its driver. Every sub-resource is read on its own: a
  * failure becomes a diagnostic naming the path, never a failed report. Optional statuses the driver does
  * not support (lockdown on a standard BMC) are simply left out.
+ *
+ * Each resource is fetched once however many parts of the report (and of the driver) read it, and a BMC that
+ * advertises `$expand` hands over the members of a collection with the collection.
  */
 export async function exploreWithDriver(driver: BmcDriver, probe: ServiceProbe): Promise<ExplorationReport> {
+  return driver.client.readingOnce(() => readReport(driver, probe));
+}
+
+async function readReport(driver: BmcDriver, probe: ServiceProbe): Promise<ExplorationReport> {
   const started = Date.now();
   const diagnostics: Diagnostic[] = [...probe.diagnostics];
-  const reader = new ResourceReader(driver, diagnostics);
+  const expand = probe.serviceRoot.ProtocolFeaturesSupported?.ExpandQuery?.Levels === true;
+  const reader = new ResourceReader(driver, diagnostics, expand);
   const root = probe.serviceRoot;
   const systemsPath = root.Systems?.["@odata.id"] ?? "/redfish/v1/Systems";
   const managersPath = root.Managers?.["@odata.id"] ?? "/redfish/v1/Managers";
@@ -61,7 +69,9 @@ export async function exploreWithDriver(driver: BmcDriver, probe: ServiceProbe):
         ),
       ),
       Promise.all(
-        probe.chassisIds.map((id) => exploreChassis(reader, `${chassisPath}/${encodeURIComponent(id)}`)),
+        probe.chassisIds.map((id) =>
+          exploreChassis(reader, `${chassisPath}/${encodeURIComponent(id)}`, !listsNoSystem),
+        ),
       ),
       reader.optional("/redfish/v1/UpdateService", () => driver.firmwareInventory()),
       hostOnly(() => reader.optional("lockdown", () => driver.lockdownStatus())),
@@ -116,6 +126,8 @@ class ResourceReader {
   constructor(
     private readonly driver: BmcDriver,
     private readonly diagnostics: Diagnostic[],
+    /** The BMC advertises `$expand`: collections whose members are read come with them. */
+    readonly expand: boolean,
   ) {}
 
   async resource<T extends RedfishObject>(kind: ResourceKind, path: string): Promise<T | undefined> {
@@ -134,9 +146,19 @@ class ResourceReader {
 
   async members<T extends RedfishObject>(kind: ResourceKind, path: string | undefined): Promise<T[]> {
     if (!path) return [];
-    const ids = (await this.attempt(path, () => this.driver.client.listMembers(path))) ?? [];
+    const ids = (await this.attempt(path, () => this.listMembers(path, true))) ?? [];
     const resources = await Promise.all(ids.map((id) => this.resource<T>(kind, id)));
     return resources.filter((r): r is Awaited<T> => r !== undefined);
+  }
+
+  /** A collection's member ids; `readingThem` asks for the members too when the BMC can expand. */
+  listMembers(path: string, readingThem: boolean): Promise<string[]> {
+    return this.driver.client.listMembers(path, { expand: readingThem && this.expand });
+  }
+
+  /** Starts listing (and, expanded, reading) a collection a later step reads; that step gets this answer. */
+  prefetch(path: string | undefined): void {
+    if (path) this.listMembers(path, true).catch(() => undefined);
   }
 
   async attempt<T>(path: string, read: () => Promise<T>): Promise<T | undefined> {
@@ -220,9 +242,15 @@ async function exploreSystem(
   };
 }
 
-async function exploreChassis(reader: ResourceReader, path: string): Promise<ExploredChassis | undefined> {
+async function exploreChassis(
+  reader: ResourceReader,
+  path: string,
+  listsSystems: boolean,
+): Promise<ExploredChassis | undefined> {
   const chassis = await reader.resource<Chassis>("Chassis", path);
   if (!chassis) return undefined;
+  // A host's PCIe devices are read under their chassis (readHardwareShapes): start now, not a round trip later.
+  if (listsSystems) reader.prefetch(chassis.PCIeDevices?.["@odata.id"]);
   const adapters = await reader.members<NetworkAdapter>(
     "NetworkAdapter",
     chassis.NetworkAdapters?.["@odata.id"],

@@ -26,6 +26,8 @@ export interface ShapeReader {
   attempt<T>(path: string, read: () => Promise<T>): Promise<T | undefined>;
   /** A resource `resource()` already read, by the path it was read at. */
   cached(path: string): RedfishObject | undefined;
+  /** A collection's member ids; `readingThem` asks for the members too when the BMC can expand. */
+  listMembers(path: string, readingThem: boolean): Promise<string[]>;
 }
 
 export interface HardwareShapesInput {
@@ -146,7 +148,7 @@ async function readPcieDevices(
           path: odataIdOf(raw, path),
           deviceLinks: Array.isArray(raw?.PCIeDevices)
             ? linkIds(raw.PCIeDevices)
-            : await members(input, raw?.PCIeDevices?.["@odata.id"]),
+            : await members(input, raw?.PCIeDevices?.["@odata.id"], true),
           chassisLinks: linkIds(raw?.Links?.Chassis),
         }),
       ),
@@ -156,7 +158,7 @@ async function readPcieDevices(
         async ({ path, explored, raw }): Promise<PcieChassisSource> => ({
           id: explored.id,
           path: odataIdOf(raw, path),
-          devicePaths: await members(input, raw?.PCIeDevices?.["@odata.id"]),
+          devicePaths: await members(input, raw?.PCIeDevices?.["@odata.id"], true),
           systemLinks: linkIds(linksOf(raw).ComputerSystems),
         }),
       ),
@@ -197,9 +199,14 @@ async function countPowerShelves(input: HardwareShapesInput): Promise<number> {
   return (await members(input, linkOf(equipment?.PowerShelves))).length;
 }
 
-async function members(input: HardwareShapesInput, path: string | undefined): Promise<string[]> {
+/** Member ids of a collection; `readingThem` when the caller reads the members next (they may come expanded). */
+async function members(
+  input: HardwareShapesInput,
+  path: string | undefined,
+  readingThem = false,
+): Promise<string[]> {
   if (!path) return [];
-  return (await input.reader.attempt(path, () => input.client.listMembers(path))) ?? [];
+  return (await input.reader.attempt(path, () => input.reader.listMembers(path, readingThem))) ?? [];
 }
 
 function linkOf(value: unknown): string | undefined {

@@ -20,7 +20,8 @@ export class ManagerAttributes {
 
   async read(): Promise<Record<string, BiosValue>> {
     const resource = await this.idrac.client.get<DellAttributes>(await this.oemPath());
-    return { ...(resource.Attributes ?? {}) };
+    // Every read returns the caller's own object: no copy of the iDRAC's thousand-odd attributes is needed.
+    return resource.Attributes ?? {};
   }
 
   async isLockedDown(): Promise<boolean> {
