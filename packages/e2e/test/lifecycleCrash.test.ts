@@ -64,7 +64,9 @@ describe(`racksmith serve killed ${KILLS} times during a ${HOSTS}-host run`, () 
     url = service.url;
     await registerFleet(fleet, url);
     agents = startSimulatedAgents({ fleet, grpcAddress: `127.0.0.1:${grpc}` });
-  }, 120_000);
+    // A safety net: a fleet, a service migrating a fresh data directory and the registration of 50 hosts take
+    // well over a minute beside the rest of a CI run.
+  }, 300_000);
 
   afterAll(async () => {
     await agents?.stop();

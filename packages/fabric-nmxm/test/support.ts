@@ -78,7 +78,11 @@ export async function freeGpus(fabric: NvLinkFabric, gpus: readonly string[]): P
       keep.length > 0
         ? await fabric.updatePartition(partition.id, { gpus: keep })
         : await fabric.deletePartition(partition.id);
-    const operation = await fabric.waitForOperation(operationId);
+    let operation = await fabric.waitForOperation(operationId);
+    // A test may set a short operationTimeoutMs: on a busy machine, wait again until the operation ends.
+    while (operation.status === "pending" || operation.status === "in-progress") {
+      operation = await fabric.waitForOperation(operationId);
+    }
     if (operation.status !== "completed")
       throw new Error(`freeing GPUs: ${operation.status} ${operation.error}`);
   }

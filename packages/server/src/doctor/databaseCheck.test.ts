@@ -83,7 +83,9 @@ describe("checkDatabase: embedded PGlite", () => {
         /^embedded PGlite at \.racksmith\/data: reachable, \d+ migrations applied, up to date$/,
       ),
     });
-  });
+    // Four embedded databases opened on disk (the first initialises it): 10 s on an idle machine, 30 s and
+    // more beside a whole CI run.
+  }, 180_000);
 });
 
 describe("checkDatabase: PostgreSQL", () => {
