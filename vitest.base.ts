@@ -13,7 +13,9 @@ export const baseConfig = defineConfig({
   test: {
     environment: "node",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // A safety net for a stuck test, not a margin: a busy CI machine has taken over 30 s to open and migrate an
+    // embedded database inside a test.
+    testTimeout: 120_000,
     // A safety net for a hung hook, not a margin: CI runs every package at once on two cores, where opening a
     // migrated PostgreSQL schema has taken over a minute.
     hookTimeout: 180_000,

@@ -9,8 +9,11 @@ import { waitFor } from "./support/waitFor.js";
 const SITE_PASSWORD = "Rotated-Site-Pw-77!";
 /** Like a BMC that locks an account after 3 bad logins in a row (iDRAC's default count). */
 const LOCKOUT = { threshold: 3, durationMs: 600_000 };
-/** Every password change takes this long at the BMC, so a kill lands while changes are in flight. */
-const PASSWORD_CHANGE_MS = 1_500;
+/**
+ * Every password change takes this long at the BMC while the kills happen, so a kill lands while changes are in
+ * flight even when a busy machine stalls this test for seconds between seeing a change sent and killing.
+ */
+const PASSWORD_CHANGE_MS = 10_000;
 const KILLS = 2;
 
 interface StoredKey {
@@ -78,6 +81,8 @@ describe.each(E2E_DATABASES)("rotation across SIGKILLs of racksmith serve on $ki
     // The hard case happened: a BMC took the new password but the service died before it learned so.
     expect(interrupted.length).toBeGreaterThan(0);
 
+    // The rest of the rotation need not wait on slow BMCs.
+    for (const bmc of fleet.bmcs) bmc.clearFaults();
     await site.start();
     const settled = await waitFor(
       async () => {
