@@ -20,6 +20,9 @@ export const baseConfig = defineConfig({
     // migrated PostgreSQL schema has taken over a minute.
     hookTimeout: 180_000,
     pool: "forks",
+    // A worker keeps the modules it imported for the next file: re-importing the server, PGlite and the drivers
+    // for every file was more than half of the suite's CPU. Files must leave no global state behind.
+    isolate: false,
     // Fixture plugin packages live in node_modules folders; transform them like sources so their
     // `@racksmith/core` import resolves to the same (source) module the test uses.
     server: { deps: { inline: [/\/test\/fixtures\//] } },
