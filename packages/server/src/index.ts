@@ -50,6 +50,7 @@ export {
   machineIdFor,
 } from "./explorer/index.js";
 export type { IbPartitionView } from "./fabric/infiniband/tenant/index.js";
+export { type CollectorStatus, HealthCollectors } from "./health/collectors/index.js";
 export {
   isOverrideTemplateName,
   OVERRIDE_TEMPLATE_NAMES,

@@ -58,7 +58,8 @@ const BMC_FAILURE_CAUSES = new Set([
  */
 export const bmcFaultsScenario: ChaosScenario = {
   name: "bmc-faults",
-  description: "a share of BMC requests faulted (10 % short, 20 % long): every host Ready, no secret in any log line",
+  description:
+    "a share of BMC requests faulted (10 % short, 20 % long): every host Ready, no secret in any log line",
   async run(options) {
     const start = scenarioStart(options, SIZES);
     if (!start) return skippedWithoutPostgres();

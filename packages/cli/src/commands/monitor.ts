@@ -5,6 +5,7 @@ import {
   BmcMonitor,
   createPluginHost,
   createServiceLogger,
+  HealthCollectors,
   healthReportRecorder,
   loadConfig,
   migrate,
@@ -68,6 +69,7 @@ export function defineMonitorCommand(monitor: Command, io: CliIo): void {
           logger,
           config: resolveMonitorConfig(config.monitor, loaded.baseDir),
           probes: () => host.healthProbes().map((probe) => probe.definition),
+          probeSettings: (name) => host.probeSettings(name),
         });
         registry = monitor.registry;
         if (flags.once) {
@@ -81,9 +83,18 @@ export function defineMonitorCommand(monitor: Command, io: CliIo): void {
         });
         const { port } = server.address() as AddressInfo;
         io.stderr.write(`BMC monitor: metrics on http://${listen.host}:${port}/metrics\n`);
+        // The plugins' collecting probes watch their machines until the monitor stops.
+        const collectors = new HealthCollectors({
+          database: database.db,
+          probes: () => host.healthProbes().map((probe) => probe.definition),
+          recordReport: healthReportRecorder(database.db),
+          probeSettings: (name) => host.probeSettings(name),
+          logger,
+        });
         monitor.start();
+        collectors.start();
         await io.untilStopped();
-        await monitor.stop();
+        await Promise.all([monitor.stop(), collectors.stop()]);
       } finally {
         server.close();
         await database.close();

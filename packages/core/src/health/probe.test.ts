@@ -31,6 +31,11 @@ describe("defineHealthProbe", () => {
     ["both run and collect", { collect: async () => {} }, /exactly one of run and collect/],
     ["neither run nor collect", { run: undefined }, /exactly one of run and collect/],
     ["a bad interval", { intervalMs: 0 }, /intervalMs must be a positive integer/],
+    [
+      "a settings schema that is no object",
+      { settingsSchema: "strict" },
+      /settingsSchema must be a JSON Schema object/,
+    ],
   ])("refuses %s", (_, change, pattern) => {
     const probe = { ...polled, ...change } as unknown as HealthProbe;
     expect(() => defineHealthProbe(probe)).toThrow(InvalidArgumentError);

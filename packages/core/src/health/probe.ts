@@ -45,6 +45,11 @@ interface HealthProbeBase {
   readonly description?: string;
   /** For polled probes: how often to run against each machine, unless the operator says otherwise. */
   readonly intervalMs?: number;
+  /**
+   * JSON Schema of the operator's `healthProbes.<name>` section, checked (defaults filled in) before the
+   * service starts; without one the probe takes no settings.
+   */
+  readonly settingsSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** Run by the core, once per machine per interval; returns the machine's report from this probe. */
@@ -87,6 +92,9 @@ export function defineHealthProbe<T extends HealthProbe>(probe: T): T {
   if (polled === collecting) problems.push("exactly one of run and collect must be a function");
   if (probe.intervalMs !== undefined && !(Number.isInteger(probe.intervalMs) && probe.intervalMs > 0))
     problems.push("intervalMs must be a positive integer");
+  const schema: unknown = probe.settingsSchema;
+  if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema)))
+    problems.push("settingsSchema must be a JSON Schema object");
   if (problems.length) {
     throw new InvalidArgumentError(`health probe ${JSON.stringify(probe.name)}: ${problems.join("; ")}`);
   }

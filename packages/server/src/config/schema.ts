@@ -36,6 +36,13 @@ export const configSchema: SchemaObject = {
       additionalProperties: { type: "object" },
       default: {},
     },
+    healthProbes: {
+      description:
+        "Settings per plugin health probe, keyed by probe name; each probe's schema checks its own section.",
+      type: "object",
+      additionalProperties: { type: "object" },
+      default: {},
+    },
     server: {
       description: "Where the service listens.",
       type: "object",
@@ -133,6 +140,7 @@ export const configSchema: SchemaObject = {
 export interface RacksmithConfig {
   plugins: string[];
   drivers: Record<string, Record<string, unknown>>;
+  healthProbes: Record<string, Record<string, unknown>>;
   server: { http: string; grpc: string };
   database: { url: string; dataDir: string; schema: string };
   engine: Partial<EngineConfig>;
@@ -149,6 +157,7 @@ export interface RacksmithConfig {
 export const DEFAULT_CONFIG: RacksmithConfig = {
   plugins: [],
   drivers: {},
+  healthProbes: {},
   server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051" },
   database: { url: "", dataDir: ".racksmith/data", schema: "" },
   engine: { ...DEFAULT_ENGINE_CONFIG },

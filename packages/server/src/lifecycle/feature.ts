@@ -6,6 +6,7 @@ import {
   resolveSiteExplorerConfig,
   siteExplorerConfigProblems,
 } from "../explorer/index.js";
+import { HealthCollectors } from "../health/collectors/index.js";
 import { BmcMonitor, monitorConfigProblems, resolveMonitorConfig } from "../health/monitor/index.js";
 import {
   HealthService,
@@ -114,6 +115,15 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         logger,
         config: monitorConfig,
         probes: () => context.host.healthProbes().map((probe) => probe.definition),
+        probeSettings: (name) => context.host.probeSettings(name),
+      });
+      // The plugins' collecting probes run beside the monitor (and, like it, in one replica).
+      const collectors = new HealthCollectors({
+        database: database.db,
+        probes: () => context.host.healthProbes().map((probe) => probe.definition),
+        recordReport: (machineId, report) => health.recordReport(machineId, report),
+        probeSettings: (name) => context.host.probeSettings(name),
+        logger,
       });
       // Built with the state machine in `machines`, which the service always calls before `setup`.
       const reboots = governance ?? unbound();
@@ -134,11 +144,14 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         readiness: async () => [reboots.readiness()],
         start: async () => {
           reboots.start();
-          if (monitorConfig.enabled) monitor.start();
+          if (monitorConfig.enabled) {
+            monitor.start();
+            collectors.start();
+          }
         },
         stop: async () => {
           reboots.stop();
-          await monitor.stop();
+          await Promise.all([monitor.stop(), collectors.stop()]);
         },
       };
     },

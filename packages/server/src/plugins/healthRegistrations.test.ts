@@ -40,6 +40,7 @@ describe("health probe and validation runner registrations", () => {
     };
     expect(host.healthProbes().map((p) => [p.definition.name, p.definition.ids, p.source])).toEqual([
       ["fixture-fans", ["FixtureFan"], source],
+      ["fixture-links", ["FixtureLink"], source],
     ]);
     expect(host.validationRunners().map((r) => [r.definition.name, r.definition.contexts, r.source])).toEqual(
       [["fixture-burn-in", ["discovery", "cleanup"], source]],

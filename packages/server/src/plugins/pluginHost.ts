@@ -82,6 +82,7 @@ export class PluginHost {
   readonly container: DependencyContainer;
   private readonly loaded: PluginSource[] = [];
   private driverSettingsByName = new Map<string, Record<string, unknown>>();
+  private probeSettingsByName = new Map<string, Record<string, unknown>>();
 
   constructor(parent: DependencyContainer = rootContainer) {
     this.container = parent.createChildContainer();
@@ -165,7 +166,7 @@ export class PluginHost {
     return this.loaded;
   }
 
-  /** Checked `drivers.<name>` config sections (see `checkDriverSettings`). */
+  /** Checked `drivers.<name>` config sections (see `checkPluginSettings`). */
   setDriverSettings(settings: ReadonlyMap<string, Record<string, unknown>>): void {
     this.driverSettingsByName = new Map(settings);
   }
@@ -173,6 +174,16 @@ export class PluginHost {
   /** The operator's settings for a driver, handed to it as `DriverContext.settings`. */
   driverSettings(name: string): Readonly<Record<string, unknown>> | undefined {
     return this.driverSettingsByName.get(name);
+  }
+
+  /** Checked `healthProbes.<name>` config sections (see `checkPluginSettings`). */
+  setProbeSettings(settings: ReadonlyMap<string, Record<string, unknown>>): void {
+    this.probeSettingsByName = new Map(settings);
+  }
+
+  /** The operator's settings for a health probe, handed to it as its context's `settings`. */
+  probeSettings(name: string): Readonly<Record<string, unknown>> | undefined {
+    return this.probeSettingsByName.get(name);
   }
 
   private addBmcDriver(definition: BmcDriverDefinition, source: PluginSource): void {

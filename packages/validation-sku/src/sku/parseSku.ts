@@ -7,7 +7,7 @@ import type { Sku, SkuCount, SkuCpu, SkuDisk, SkuIbPort } from "./sku.js";
  */
 export function parseSku(value: unknown): Sku {
   const sku = record(value, "the SKU");
-  only(sku, "the SKU", [
+  only(sku, "", [
     "id",
     "schemaVersion",
     "description",
@@ -20,14 +20,14 @@ export function parseSku(value: unknown): Sku {
     "disks",
   ]);
   const chassis = record(sku.chassis, "chassis");
-  only(chassis, "chassis", ["vendor", "model"]);
+  only(chassis, "chassis.", ["vendor", "model"]);
   return {
     id: text(sku.id, "id"),
     schemaVersion: whole(sku.schemaVersion, "schemaVersion", 1),
     description: sku.description === undefined ? "" : text(sku.description, "description", true),
     chassis: { vendor: text(chassis.vendor, "chassis.vendor"), model: text(chassis.model, "chassis.model") },
     cpus: list(sku.cpus, "cpus", (item, at): SkuCpu => {
-      only(item, at, ["model", "threads", "count"]);
+      only(item, `${at}.`, ["model", "threads", "count"]);
       return {
         model: text(item.model, `${at}.model`),
         threads: whole(item.threads, `${at}.threads`, 1),
@@ -38,7 +38,7 @@ export function parseSku(value: unknown): Sku {
     gpus: list(sku.gpus, "gpus", counted),
     nics: list(sku.nics, "nics", counted),
     ibPorts: list(sku.ibPorts, "ibPorts", (item, at): SkuIbPort => {
-      only(item, at, ["device", "rateGbps", "count"]);
+      only(item, `${at}.`, ["device", "rateGbps", "count"]);
       return {
         device: text(item.device, `${at}.device`),
         rateGbps: whole(item.rateGbps, `${at}.rateGbps`, 0),
@@ -46,7 +46,7 @@ export function parseSku(value: unknown): Sku {
       };
     }),
     disks: list(sku.disks, "disks", (item, at): SkuDisk => {
-      only(item, at, ["model", "sizeBytes", "count"]);
+      only(item, `${at}.`, ["model", "sizeBytes", "count"]);
       return {
         model: text(item.model, `${at}.model`),
         sizeBytes: whole(item.sizeBytes, `${at}.sizeBytes`, 0),
@@ -59,7 +59,7 @@ export function parseSku(value: unknown): Sku {
 type Fields = Record<string, unknown>;
 
 function counted(item: Fields, at: string): SkuCount {
-  only(item, at, ["model", "count"]);
+  only(item, `${at}.`, ["model", "count"]);
   return { model: text(item.model, `${at}.model`), count: whole(item.count, `${at}.count`, 1) };
 }
 
@@ -73,10 +73,10 @@ function record(value: unknown, field: string): Fields {
   return value as Fields;
 }
 
-function only(value: Fields, field: string, allowed: readonly string[]): void {
+/** Refuses a key not in `allowed`, named by its path: `prefix` is "" at the top and `gpus[0].` in an item. */
+function only(value: Fields, prefix: string, allowed: readonly string[]): void {
   const unknown = Object.keys(value).find((key) => !allowed.includes(key));
-  if (unknown !== undefined)
-    throw invalid(`${field === "the SKU" ? "" : `${field}.`}${unknown}`, "is not a SKU field");
+  if (unknown !== undefined) throw invalid(`${prefix}${unknown}`, "is not a SKU field");
 }
 
 const MAX_TEXT = 256;

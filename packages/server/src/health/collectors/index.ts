@@ -1,0 +1,1 @@
+export { type CollectorStatus, HealthCollectors, type HealthCollectorsOptions } from "./healthCollectors.js";
