@@ -83,6 +83,7 @@ export {
   resolveInventoryConfig,
   SiteCredentialStore,
 } from "./inventory/index.js";
+export { createDriverWithCachedProbe, ServiceProbeCache } from "./lifecycle/bmc/index.js";
 export {
   type InstanceView,
   invalidTransitions,

@@ -13,6 +13,7 @@ import {
   openMonitorBmcAccess,
   parseListenAddress,
   resolveMonitorConfig,
+  ServiceProbeCache,
 } from "@racksmith/server";
 import type { Command } from "commander";
 import type { CliIo } from "../io.js";
@@ -62,9 +63,11 @@ export function defineMonitorCommand(monitor: Command, io: CliIo): void {
       });
       try {
         await migrate(database);
+        const serviceProbes = new ServiceProbeCache();
         const monitor = new BmcMonitor({
           database: database.db,
-          bmcAccess: await openMonitorBmcAccess({ config: loaded, database, host, logger }),
+          bmcAccess: await openMonitorBmcAccess({ config: loaded, database, host, logger, serviceProbes }),
+          serviceProbes,
           recordReport: healthReportRecorder(database.db),
           logger,
           config: resolveMonitorConfig(config.monitor, loaded.baseDir),

@@ -57,7 +57,17 @@ function resources(expand: boolean): Record<string, Record<string, unknown>> {
       SerialNumber: "CSN1",
       NetworkAdapters: link(`${C}/NetworkAdapters`),
       PCIeDevices: link(`${C}/PCIeDevices`),
+      Sensors: link(`${C}/Sensors`),
       Links: { ComputerSystems: [link(S)] },
+    },
+    [`${C}/Sensors`]: collection(`${C}/Sensors/inlet`),
+    [`${C}/Sensors/inlet`]: {
+      "@odata.id": `${C}/Sensors/inlet`,
+      Id: "inlet",
+      Name: "Inlet Temp",
+      ReadingType: "Temperature",
+      Reading: 21,
+      ReadingUnits: "Cel",
     },
     [`${C}/NetworkAdapters`]: collection(`${C}/NetworkAdapters/nic`),
     [`${C}/NetworkAdapters/nic`]: { Id: "nic", Manufacturer: "Contoso", Model: "X1" },
@@ -127,5 +137,36 @@ describe("an exploration's requests", () => {
     expect(expanded.gets).toContain(`${C}/PCIeDevices?$expand=.($levels=1)`);
     expect(expanded.gets.length).toBeLessThan(plain.gets.length);
     expect(content(expanded.report)).toEqual(content(plain.report));
+  });
+});
+
+describe("a sensor poll's requests", () => {
+  /** The requests of `sensors()` by a driver given the service description another contact made. */
+  async function poll(expand: boolean) {
+    const bmc = await serve(expand);
+    running.push(bmc);
+    const first = new RedfishClient({ address: bmc.url });
+    const probe = await new RedfishStandard(first, { logger: silentLogger }).probe();
+    await first.close();
+    const before = bmc.requests.length;
+    const client = new RedfishClient({ address: bmc.url });
+    try {
+      const readings = await new RedfishStandard(client, { logger: silentLogger, probe }).sensors();
+      return { readings, gets: bmc.requests.slice(before).map((r) => r.url) };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("are one per collection when the BMC expands and the service is described already, same readings", async () => {
+    const plain = await poll(false);
+    const expanded = await poll(true);
+    expect(plain.gets).toEqual(["/redfish/v1/Chassis", C, `${C}/Sensors`, `${C}/Sensors/inlet`]);
+    expect(expanded.gets).toEqual([
+      "/redfish/v1/Chassis?$expand=.($levels=1)",
+      `${C}/Sensors?$expand=.($levels=1)`,
+    ]);
+    expect(expanded.readings).toEqual(plain.readings);
+    expect(expanded.readings.map((r) => [r.id, r.reading])).toEqual([["inlet", 21]]);
   });
 });

@@ -184,9 +184,17 @@ export class RedfishStandard implements BmcDriver {
     return this.client.get<Manager>(await this.managerPath());
   }
 
-  /** Every chassis resource, in collection order (unreadable ones are skipped). */
+  /**
+   * Every chassis resource, in collection order (unreadable ones are skipped). A BMC that advertises `$expand`
+   * gives them in one request; when that read fails, each is read on its own.
+   */
   protected async allChassis(): Promise<Chassis[]> {
-    const ids = await this.client.listMembers(await this.collectionPath("Chassis"));
+    const path = await this.collectionPath("Chassis");
+    if (await this.canExpand()) {
+      const expanded = await this.client.getMembers<Chassis>(path, { expand: true }).catch(() => undefined);
+      if (expanded) return expanded;
+    }
+    const ids = await this.client.listMembers(path);
     const all = await Promise.all(ids.map((id) => this.client.get<Chassis>(id).catch(() => undefined)));
     return all.filter((chassis): chassis is Chassis => chassis !== undefined);
   }

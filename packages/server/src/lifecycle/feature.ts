@@ -20,7 +20,7 @@ import type { PluginHost } from "../plugins/index.js";
 import type { ConfigCheckContext, FeatureContext, ServiceFeature } from "../service/feature.js";
 import { agentGrpcServices } from "./agents/index.js";
 import { lifecycleGrpcServices, lifecycleRestRoutes } from "./api/index.js";
-import { createBmcAccess } from "./bmc/bmcSession.js";
+import { type BmcAccessOptions, createBmcAccess, ServiceProbeCache } from "./bmc/index.js";
 import { lifecycleConfigProblems, type ResolvedLifecycleConfig, resolveLifecycleConfig } from "./config.js";
 import { INSTANCE_FABRICS } from "./fabrics/index.js";
 import { InstanceService, instancesGrpcServices, instancesRestRoutes } from "./instances/index.js";
@@ -78,23 +78,24 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         metrics: context.metrics,
       });
       context.extensions.add(HOST_HEALTH, health);
+      const bmcAccessOptions: BmcAccessOptions = {
+        database: context.database.db,
+        connector: createBmcConnector(explorerConfig, {
+          ca: readBmcCaFile(explorerConfig.bmc.caFile, context.config.baseDir),
+          logger: context.logger,
+        }),
+        credentials: inventory.credentials,
+        drivers: () => context.host.bmcDriverDefinitions(),
+        fallback: redfishStandardDriver,
+        driverSettings: (definition) => context.host.driverSettings(definition.name),
+        logger: context.logger,
+      };
       bound = {
         config,
         validationRunners: () => runners,
         forceDeletionHooks: options.forceDeletionHooks ?? [],
         clock: () => new Date(),
-        bmcAccess: createBmcAccess({
-          database: context.database.db,
-          connector: createBmcConnector(explorerConfig, {
-            ca: readBmcCaFile(explorerConfig.bmc.caFile, context.config.baseDir),
-            logger: context.logger,
-          }),
-          credentials: inventory.credentials,
-          drivers: () => context.host.bmcDriverDefinitions(),
-          fallback: redfishStandardDriver,
-          driverSettings: (definition) => context.host.driverSettings(definition.name),
-          logger: context.logger,
-        }),
+        bmcAccess: createBmcAccess(bmcAccessOptions),
         hostHealth: (hostId) => health.aggregate(hostId),
         instanceFabrics: () => context.extensions.list(INSTANCE_FABRICS),
       };
@@ -107,9 +108,12 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         fabrics: () => context.extensions.list(INSTANCE_FABRICS),
       });
       const monitorConfig = resolveMonitorConfig(context.config.config.monitor, context.config.baseDir);
+      // The monitor keeps each BMC's service description between passes; the lifecycle describes afresh.
+      const serviceProbes = new ServiceProbeCache();
       const monitor = new BmcMonitor({
         database: database.db,
-        bmcAccess: bound.bmcAccess,
+        bmcAccess: createBmcAccess({ ...bmcAccessOptions, probes: serviceProbes }),
+        serviceProbes,
         recordReport: (machineId, report) => health.recordReport(machineId, report),
         registry: context.metrics,
         logger,

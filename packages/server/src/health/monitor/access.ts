@@ -4,7 +4,7 @@ import type { LoadedConfig } from "../../config/index.js";
 import type { Database } from "../../db/index.js";
 import { createBmcConnector, readBmcCaFile, resolveSiteExplorerConfig } from "../../explorer/index.js";
 import { openInventory } from "../../inventory/index.js";
-import { type BmcAccess, createBmcAccess } from "../../lifecycle/bmc/bmcSession.js";
+import { type BmcAccess, createBmcAccess, type ServiceProbeCache } from "../../lifecycle/bmc/index.js";
 import type { PluginHost } from "../../plugins/index.js";
 
 /**
@@ -16,8 +16,10 @@ export async function openMonitorBmcAccess(options: {
   database: Database;
   host: PluginHost;
   logger: Logger;
+  /** Keep each BMC's service description between passes (hand the same cache to the monitor). */
+  serviceProbes?: ServiceProbeCache;
 }): Promise<BmcAccess> {
-  const { config, database, host, logger } = options;
+  const { config, database, host, logger, serviceProbes } = options;
   const explorerConfig = resolveSiteExplorerConfig(config.config.siteExplorer);
   const inventory = await openInventory({ config, database, logger });
   return createBmcAccess({
@@ -31,5 +33,6 @@ export async function openMonitorBmcAccess(options: {
     fallback: redfishStandardDriver,
     driverSettings: (definition) => host.driverSettings(definition.name),
     logger,
+    ...(serviceProbes ? { probes: serviceProbes } : {}),
   });
 }

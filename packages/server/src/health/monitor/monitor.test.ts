@@ -5,8 +5,10 @@ import type { LogEntryInfo, SensorReading } from "@racksmith/core";
 import { NotSupportedError, RacksmithError, silentLogger } from "@racksmith/core";
 import type { HealthReport } from "@racksmith/core/health";
 import { defineHealthProbe } from "@racksmith/core/health";
+import type { ServiceProbe } from "@racksmith/core/redfish";
 import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { ServiceProbeCache } from "../../lifecycle/bmc/index.js";
 import { openTestDatabase, type TestDatabase, waitFor } from "../../testing/index.js";
 import { resolveMonitorConfig } from "./config.js";
 import { BmcMonitor, type MonitorBmcAccess } from "./monitor.js";
@@ -96,7 +98,13 @@ async function addMachine(id: string, hostId?: string): Promise<void> {
     .execute();
 }
 
-function monitorWith(options: { reports?: Array<[string, HealthReport]>; registry?: Registry } = {}) {
+function monitorWith(
+  options: {
+    reports?: Array<[string, HealthReport]>;
+    registry?: Registry;
+    serviceProbes?: ServiceProbeCache;
+  } = {},
+) {
   const reports = options.reports ?? [];
   const registry = options.registry ?? new Registry();
   const monitor = new BmcMonitor({
@@ -109,6 +117,7 @@ function monitorWith(options: { reports?: Array<[string, HealthReport]>; registr
     logger: silentLogger,
     config: resolveMonitorConfig({ eventLogDir: dir, jitterMs: 0, sensorIntervalMs: 60_000 }),
     random: () => 0,
+    ...(options.serviceProbes ? { serviceProbes: options.serviceProbes } : {}),
   });
   return { monitor, reports, registry };
 }
@@ -206,6 +215,30 @@ describe("BmcMonitor.runOnce", () => {
     expect(text).not.toContain('machine_id="host-1"');
     expect(text).not.toContain('machine_id="host-3"');
     expect(text).toContain('machine_id="host-2",kind="sensors",code="redfish_timeout"} 2');
+  });
+
+  it("drops the service description of a BMC that failed, not of one lacking an operation, nor of departed ones", async () => {
+    await addMachine("host-1");
+    await addMachine("host-2");
+    await addMachine("host-3");
+    bmcs.set("host-1", new ScriptedBmc());
+    const failing = new ScriptedBmc();
+    failing.failWith = new RacksmithError("redfish_timeout", "DEADLINE_EXCEEDED", "BMC did not answer");
+    bmcs.set("host-2", failing);
+    const lacking = new ScriptedBmc();
+    lacking.firmwareInventory = async () => {
+      throw new NotSupportedError("firmware inventory", "no UpdateService");
+    };
+    bmcs.set("host-3", lacking);
+    const serviceProbes = new ServiceProbeCache();
+    const described = ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.9"];
+    for (const address of described)
+      serviceProbes.set(address, { vendor: address } as unknown as ServiceProbe);
+    const { monitor } = monitorWith({ serviceProbes });
+
+    const result = await monitor.runOnce({ tasks: ["sensors", "firmware"] });
+    expect(result).toMatchObject({ machines: 3, errors: 2 });
+    expect(described.filter((address) => serviceProbes.get(address))).toEqual(["10.0.0.1", "10.0.0.3"]);
   });
 
   it("falls back to Thermal and Power when the BMC has no Sensors collection", async () => {

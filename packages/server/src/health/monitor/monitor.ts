@@ -1,5 +1,5 @@
 import type { BmcDriver, Logger } from "@racksmith/core";
-import { InvalidArgumentError, isRacksmithError } from "@racksmith/core";
+import { InvalidArgumentError, isRacksmithError, NotSupportedError } from "@racksmith/core";
 import type { HealthProbe, HealthProbeTarget, HealthReport, PolledHealthProbe } from "@racksmith/core/health";
 import { HEALTH_SOURCES } from "@racksmith/core/health";
 import type { Kysely } from "kysely";
@@ -7,7 +7,7 @@ import { Registry } from "prom-client";
 import type { RacksmithDatabase } from "../../db/index.js";
 import { forEachConcurrently } from "../../explorer/concurrency.js";
 import type { MachineRow } from "../../explorer/index.js";
-import type { BmcAccess, LifecycleBmc } from "../../lifecycle/bmc/bmcSession.js";
+import type { BmcAccess, LifecycleBmc, ServiceProbeCache } from "../../lifecycle/bmc/index.js";
 import type { ResolvedMonitorConfig } from "./config.js";
 import { collectEventLogs } from "./eventLogs.js";
 import { BmcMonitorMetrics, type CollectionKind, type MonitoredBmc } from "./metrics.js";
@@ -40,6 +40,11 @@ export interface BmcMonitorOptions {
   probes?: () => readonly HealthProbe[];
   /** The operator's settings of a probe (`HealthProbeContext.settings`). */
   probeSettings?: (name: string) => Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The service descriptions `bmcAccess` keeps between passes (`createBmcAccess({ probes })`): the monitor drops a
+   * BMC's when a collection on it fails, and those of machines that left the fleet.
+   */
+  serviceProbes?: ServiceProbeCache;
 }
 
 export interface MonitorPassResult {
@@ -139,6 +144,7 @@ export class BmcMonitor {
     const machines = await this.options.database.selectFrom("machines").selectAll().orderBy("id").execute();
     const present = new Set(machines.map((m) => m.id));
     this.metrics.retain(present);
+    this.options.serviceProbes?.retain(new Set(machines.map((m) => m.bmc_address)));
     for (const id of this.lastRun.keys()) if (!present.has(id)) this.lastRun.delete(id);
     const totals = { collections: 0, errors: 0 };
     await forEachConcurrently(machines, this.options.config.concurrency, async (machine) => {
@@ -203,7 +209,7 @@ export class BmcMonitor {
       try {
         bmc = asMonitorBmc(await session.of(machine));
       } catch (error) {
-        this.failed(machine.id, "connect", error);
+        this.failed(machine, "connect", error);
         return { collections: 0, errors: 1 };
       }
       for (const job of jobs) {
@@ -214,7 +220,7 @@ export class BmcMonitor {
           last.set(job.key, now.getTime());
         } catch (error) {
           errors += 1;
-          this.failed(machine.id, job.kind, error);
+          this.failed(machine, job.kind, error);
         } finally {
           this.metrics.duration.observe({ kind: job.kind }, (performance.now() - started) / 1000);
         }
@@ -256,7 +262,11 @@ export class BmcMonitor {
     await this.options.recordReport(machineId, { ...report, source });
   }
 
-  private failed(machineId: string, kind: CollectionKind, error: unknown): void {
+  /** Counts and logs a failed collection; the BMC is described afresh at the next contact. */
+  private failed(machine: MachineRow, kind: CollectionKind, error: unknown): void {
+    const machineId = machine.id;
+    // A BMC that lacks an operation is described right; any other failure may come from a changed service.
+    if (!(error instanceof NotSupportedError)) this.options.serviceProbes?.delete(machine.bmc_address);
     const code = isRacksmithError(error) ? error.code : "error";
     this.metrics.countError(machineId, kind, code);
     this.options.logger.debug(

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { RacksmithDatabase } from "../../db/index.js";
 import { type BmcConnector, credentialCandidates, type MachineRow } from "../../explorer/index.js";
 import type { CredentialStore } from "../../inventory/index.js";
+import { createDriverWithCachedProbe, type ServiceProbeCache } from "./serviceProbeCache.js";
 
 /** The driver operations the lifecycle uses (a fake implements just these). */
 export type LifecycleBmc = Pick<
@@ -42,6 +43,8 @@ export interface BmcAccessOptions {
   fallback: BmcDriverDefinition;
   driverSettings: (definition: BmcDriverDefinition) => Readonly<Record<string, unknown>> | undefined;
   logger: Logger;
+  /** Keeps each BMC's service description between sessions (the monitor's; the lifecycle describes afresh). */
+  probes?: ServiceProbeCache;
 }
 
 /**
@@ -74,7 +77,10 @@ export function createBmcAccess(options: BmcAccessOptions): BmcAccess {
       const client = options.connector(machine.bmc_address, credentials, { signal });
       clients.push(client);
       const settings = options.driverSettings(definition);
-      return definition.create(client, { logger: options.logger, ...(settings ? { settings } : {}) });
+      const context = { logger: options.logger, ...(settings ? { settings } : {}) };
+      return options.probes
+        ? createDriverWithCachedProbe(definition, client, context, options.probes, machine.bmc_address)
+        : definition.create(client, context);
     };
     return {
       of(machine) {

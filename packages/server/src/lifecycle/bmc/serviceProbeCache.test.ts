@@ -1,0 +1,71 @@
+import type { BmcDriver, BmcDriverDefinition, DriverContext } from "@racksmith/core";
+import { redfishStandardDriver, silentLogger } from "@racksmith/core";
+import type { RedfishClient, ServiceProbe } from "@racksmith/core/redfish";
+import { describe, expect, it } from "vitest";
+import { createDriverWithCachedProbe, ServiceProbeCache } from "./serviceProbeCache.js";
+
+const probeOf = (vendor: string) => ({ vendor }) as unknown as ServiceProbe;
+
+describe("ServiceProbeCache", () => {
+  it("keeps a description until its time is up, and forgets deleted and departed BMCs", () => {
+    let now = 0;
+    const cache = new ServiceProbeCache(1_000, () => now);
+    cache.set("10.0.0.1", probeOf("a"));
+    cache.set("10.0.0.2", probeOf("b"));
+    cache.set("10.0.0.3", probeOf("c"));
+    now = 999;
+    expect(cache.get("10.0.0.1")).toEqual(probeOf("a"));
+    now = 1_000;
+    expect(cache.get("10.0.0.1")).toBeUndefined();
+    expect(cache.size).toBe(2);
+    cache.delete("10.0.0.2");
+    cache.retain(new Set(["10.0.0.1", "10.0.0.2"]));
+    expect(cache.size).toBe(0);
+  });
+});
+
+/** A definition whose drivers record the context they were made with and count their `probe()` calls. */
+function countingDefinition(withProbe: boolean) {
+  const made: DriverContext[] = [];
+  let probes = 0;
+  const definition: BmcDriverDefinition = {
+    ...redfishStandardDriver,
+    create: (client: RedfishClient, context: DriverContext) => {
+      made.push(context);
+      const driver = { name: "counting", client } as unknown as BmcDriver;
+      if (withProbe) {
+        Object.assign(driver, {
+          probe: async () => {
+            probes += 1;
+            return context.probe ?? probeOf(`described ${probes}`);
+          },
+        });
+      }
+      return driver;
+    },
+  };
+  return { definition, made, probes: () => probes };
+}
+
+describe("createDriverWithCachedProbe", () => {
+  const client = {} as RedfishClient;
+
+  it("describes a BMC at the first contact and hands the description to the next driver", async () => {
+    const cache = new ServiceProbeCache();
+    const { definition, made, probes } = countingDefinition(true);
+    await createDriverWithCachedProbe(definition, client, { logger: silentLogger }, cache, "10.0.0.1");
+    await createDriverWithCachedProbe(definition, client, { logger: silentLogger }, cache, "10.0.0.1");
+    expect(probes()).toBe(1);
+    expect(made.map((context) => context.probe)).toEqual([undefined, probeOf("described 1")]);
+    cache.delete("10.0.0.1");
+    await createDriverWithCachedProbe(definition, client, { logger: silentLogger }, cache, "10.0.0.1");
+    expect(probes()).toBe(2);
+  });
+
+  it("caches nothing for a driver that cannot describe its BMC", async () => {
+    const cache = new ServiceProbeCache();
+    const { definition } = countingDefinition(false);
+    await createDriverWithCachedProbe(definition, client, { logger: silentLogger }, cache, "10.0.0.1");
+    expect(cache.size).toBe(0);
+  });
+});
