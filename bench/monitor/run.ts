@@ -62,23 +62,26 @@ const databaseUrl = values["database-url"];
 const schema = `bench_monitor_${process.pid}`;
 const database = await openDatabase(databaseUrl ? { url: databaseUrl, schema } : { inMemory: true });
 await migrate(database);
-await database.db
-  .insertInto("machines")
-  .values(
-    fleet.bmcs.map((bmc) => ({
-      id: bmc.id,
-      kind: bmc.kind,
-      serial: bmc.serial,
-      bmc_address: bmc.address ?? "",
-      bmc_mac: bmc.mac,
-      host_id: bmc.kind === "dpu" ? bmc.id.replace(/-dpu\d+$/, "") : null,
-      host_facing_mac: null,
-      vendor: bmc.vendor,
-      model: bmc.model,
-      created_at: new Date(),
-    })),
-  )
-  .execute();
+// In batches: PostgreSQL takes at most 65,535 parameters per statement.
+for (let start = 0; start < fleet.bmcs.length; start += 1_000) {
+  await database.db
+    .insertInto("machines")
+    .values(
+      fleet.bmcs.slice(start, start + 1_000).map((bmc) => ({
+        id: bmc.id,
+        kind: bmc.kind,
+        serial: bmc.serial,
+        bmc_address: bmc.address ?? "",
+        bmc_mac: bmc.mac,
+        host_id: bmc.kind === "dpu" ? bmc.id.replace(/-dpu\d+$/, "") : null,
+        host_facing_mac: null,
+        vendor: bmc.vendor,
+        model: bmc.model,
+        created_at: new Date(),
+      })),
+    )
+    .execute();
+}
 
 const byId = new Map<string, FleetBmcInfo>(fleet.bmcs.map((bmc) => [bmc.id, bmc]));
 const client = (id: string, signal?: AbortSignal): RedfishClient => {
@@ -163,8 +166,9 @@ await timedPass("first pass (the fleet makes each BMC's service)");
 reports = 0;
 await timedPass("second pass");
 console.log(`reports recorded: ${reports}, BmcSensor alerts: ${alerts}`);
+const memory = process.memoryUsage();
 console.log(
-  `monitor process: RSS now ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB, peak ` +
+  `monitor process: heap used ${(memory.heapUsed / 1024 / 1024).toFixed(0)} MB, RSS now ${(memory.rss / 1024 / 1024).toFixed(0)} MB, peak ` +
     `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${databaseUrl ? "PostgreSQL" : "in-memory PGlite in the process"}; the untimed driver selection included)`,
 );
 fleetProcess.send("stats");
