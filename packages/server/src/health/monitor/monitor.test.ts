@@ -122,6 +122,17 @@ function monitorWith(
   return { monitor, reports, registry };
 }
 
+/** host-1 answers, host-2 times out, host-3 has no BMC access (no credentials). */
+async function threeHostsOneTimingOut(): Promise<void> {
+  await addMachine("host-1");
+  await addMachine("host-2");
+  await addMachine("host-3");
+  bmcs.set("host-1", new ScriptedBmc());
+  const failing = new ScriptedBmc();
+  failing.failWith = new RacksmithError("redfish_timeout", "DEADLINE_EXCEEDED", "BMC did not answer");
+  bmcs.set("host-2", failing);
+}
+
 beforeAll(async () => {
   testDb = await openTestDatabase("monitor");
 });
@@ -189,13 +200,7 @@ describe("BmcMonitor.runOnce", () => {
   });
 
   it("counts errors per BMC and kind, and drops a deleted machine's series", async () => {
-    await addMachine("host-1");
-    await addMachine("host-2");
-    await addMachine("host-3");
-    bmcs.set("host-1", new ScriptedBmc());
-    const failing = new ScriptedBmc();
-    failing.failWith = new RacksmithError("redfish_timeout", "DEADLINE_EXCEEDED", "BMC did not answer");
-    bmcs.set("host-2", failing);
+    await threeHostsOneTimingOut();
     const { monitor, registry } = monitorWith();
 
     const result = await monitor.runOnce({ tasks: ["sensors"] });
@@ -218,13 +223,7 @@ describe("BmcMonitor.runOnce", () => {
   });
 
   it("drops the service description of a BMC that failed, not of one lacking an operation, nor of departed ones", async () => {
-    await addMachine("host-1");
-    await addMachine("host-2");
-    await addMachine("host-3");
-    bmcs.set("host-1", new ScriptedBmc());
-    const failing = new ScriptedBmc();
-    failing.failWith = new RacksmithError("redfish_timeout", "DEADLINE_EXCEEDED", "BMC did not answer");
-    bmcs.set("host-2", failing);
+    await threeHostsOneTimingOut();
     const lacking = new ScriptedBmc();
     lacking.firmwareInventory = async () => {
       throw new NotSupportedError("firmware inventory", "no UpdateService");
