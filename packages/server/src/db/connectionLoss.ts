@@ -1,8 +1,11 @@
 /**
  * SQLSTATEs that mean the connection, not the statement, failed: class 08 (connection exception) and the
  * server going away (57P01 admin shutdown — `pg_terminate_backend` —, 57P02 crash, 57P03 starting up).
+ * Not 08P01 (protocol violation): PostgreSQL answers it to a statement it cannot bind, such as one with more
+ * than 65,535 parameters, on a connection that stays up — retrying cannot help and "cannot connect" would
+ * mislead. A violation that does end the connection shows as a lost connection at the next use.
  */
-const CONNECTION_STATES = /^(08...|57P0[123])$/;
+const CONNECTION_STATES = /^(08(?!P01)...|57P0[123])$/;
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
