@@ -24,8 +24,9 @@ describe("racksmith drivers list", () => {
   it("lists the built-in driver and the plugin the config registers", async () => {
     const drivers = await cliJson<Array<Record<string, unknown>>>(["drivers", "list"], project);
     expect(drivers).toEqual([
-      expect.objectContaining({ name: "redfish-standard", package: "@racksmith/core" }),
+      expect.objectContaining({ kind: "bmc-driver", name: "redfish-standard", package: "@racksmith/core" }),
       {
+        kind: "bmc-driver",
         name: "fixture",
         vendor: "Fixture Corp",
         package: "@fixture/good-driver",
@@ -36,6 +37,39 @@ describe("racksmith drivers list", () => {
     ]);
     const table = await cli(["drivers", "list"], project);
     expect(table.stdout).toMatch(/fixture\s+Fixture Corp\s+@fixture\/good-driver\s+1\.2\.3\s+FX-1/);
+  });
+
+  it("lists the validation runners and health probes the config loads, after the drivers", async () => {
+    const source = { package: "@fixture/health-plugin", version: "2.0.0" };
+    const listed = await cliJson<Array<Record<string, unknown>>>(
+      ["drivers", "list", "--config", "health.yaml"],
+      project,
+    );
+    expect(listed).toEqual([
+      expect.objectContaining({ kind: "bmc-driver", name: "redfish-standard" }),
+      { kind: "validation-runner", name: "fixture-burn-in", ...source, contexts: ["discovery", "cleanup"] },
+      {
+        kind: "health-probe",
+        name: "fixture-fans",
+        ...source,
+        mode: "polled",
+        targets: ["bmc"],
+        ids: ["FixtureFan"],
+      },
+      {
+        kind: "health-probe",
+        name: "fixture-links",
+        ...source,
+        mode: "collecting",
+        targets: ["host"],
+        ids: ["FixtureLink"],
+      },
+    ]);
+    const table = await cli(["drivers", "list", "--config", "health.yaml"], project);
+    expect(table.stdout).toMatch(
+      /validation-runner\s+fixture-burn-in\s+-\s+@fixture\/health-plugin\s+2\.0\.0/,
+    );
+    expect(table.stdout).toMatch(/health-probe\s+fixture-links\s+-\s+@fixture\/health-plugin/);
   });
 
   it.each([

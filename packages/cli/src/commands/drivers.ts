@@ -16,27 +16,52 @@ import { registerDriverNewCommand } from "./driverNew/index.js";
 
 const BUILT_IN_NAMES = new Set(["redfish-standard", "@racksmith/core"]);
 
-/** `racksmith drivers list` (the catalogue names and describes `drivers`). */
+/**
+ * `racksmith drivers list` (the catalogue names and describes `drivers`): every plugin contribution a config
+ * loads that acts on BMCs and hosts — BMC drivers, then validation runners and health probes — one row each,
+ * its `kind` first.
+ */
 export function defineDriversCommand(drivers: Command, io: CliIo): void {
   drivers
     .command("list")
-    .description("list the BMC drivers the config loads (and the built-in standard driver)")
+    .description(
+      "list the BMC drivers (and the built-in standard driver), validation runners and health probes the config loads",
+    )
     .option("--config <file>", "config file (default racksmith.yaml)")
     .option("--json", "print JSON")
     .action(async (flags: { config?: string; json?: boolean }) => {
       const config = loadConfig({ ...(flags.config ? { file: flags.config } : {}), cwd: io.cwd });
       const { host } = await createPluginHost(config);
-      const rows = host.bmcDrivers().map(({ definition, source }) => ({
-        name: definition.name,
-        vendor: definition.vendor,
-        package: source.plugin,
-        version: source.version,
-        models: [...(definition.models ?? [])],
-        capabilities: [...definition.capabilities],
-      }));
+      const rows: Array<Record<string, unknown>> = [
+        ...host.bmcDrivers().map(({ definition, source }) => ({
+          kind: "bmc-driver",
+          name: definition.name,
+          vendor: definition.vendor,
+          package: source.plugin,
+          version: source.version,
+          models: [...(definition.models ?? [])],
+          capabilities: [...definition.capabilities],
+        })),
+        ...host.validationRunners().map(({ definition, source }) => ({
+          kind: "validation-runner",
+          name: definition.name,
+          package: source.plugin,
+          version: source.version,
+          contexts: [...(definition.contexts ?? ["discovery", "cleanup", "onDemand"])],
+        })),
+        ...host.healthProbes().map(({ definition, source }) => ({
+          kind: "health-probe",
+          name: definition.name,
+          package: source.plugin,
+          version: source.version,
+          mode: typeof definition.collect === "function" ? "collecting" : "polled",
+          targets: [...definition.targets],
+          ids: [...definition.ids],
+        })),
+      ];
       printOutput(
         io,
-        { kind: "list", rows, columns: ["name", "vendor", "package", "version", "models"] },
+        { kind: "list", rows, columns: ["kind", "name", "vendor", "package", "version", "models"] },
         Boolean(flags.json),
       );
     });
