@@ -155,4 +155,5 @@ export type {
   ValidationRunResult,
   ValidationTestResult,
 } from "./validation/index.js";
+export { VALIDATION_RUN_CONTEXTS } from "./validation/index.js";
 export { CORE_VERSION, PLUGIN_API_VERSION } from "./version.js";

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type BmcDriverDefinition, redfishStandardDriver } from "@racksmith/core";
+import { type BmcDriverDefinition, redfishStandardDriver, VALIDATION_RUN_CONTEXTS } from "@racksmith/core";
 import { createPluginHost, loadConfig, loadPlugins, PluginHost } from "@racksmith/server";
 import {
   type ConformanceResult,
@@ -47,7 +47,7 @@ export function defineDriversCommand(drivers: Command, io: CliIo): void {
           name: definition.name,
           package: source.plugin,
           version: source.version,
-          contexts: [...(definition.contexts ?? ["discovery", "cleanup", "onDemand"])],
+          contexts: [...(definition.contexts ?? VALIDATION_RUN_CONTEXTS)],
         })),
         ...host.healthProbes().map(({ definition, source }) => ({
           kind: "health-probe",

@@ -64,6 +64,8 @@ export function defineMonitorCommand(monitor: Command, io: CliIo): void {
       try {
         await migrate(database);
         const serviceProbes = new ServiceProbeCache();
+        const probes = () => host.healthProbes().map((probe) => probe.definition);
+        const probeSettings = (name: string) => host.probeSettings(name);
         const monitor = new BmcMonitor({
           database: database.db,
           bmcAccess: await openMonitorBmcAccess({ config: loaded, database, host, logger, serviceProbes }),
@@ -71,8 +73,8 @@ export function defineMonitorCommand(monitor: Command, io: CliIo): void {
           recordReport: healthReportRecorder(database.db),
           logger,
           config: resolveMonitorConfig(config.monitor, loaded.baseDir),
-          probes: () => host.healthProbes().map((probe) => probe.definition),
-          probeSettings: (name) => host.probeSettings(name),
+          probes,
+          probeSettings,
         });
         registry = monitor.registry;
         if (flags.once) {
@@ -89,9 +91,9 @@ export function defineMonitorCommand(monitor: Command, io: CliIo): void {
         // The plugins' collecting probes watch their machines until the monitor stops.
         const collectors = new HealthCollectors({
           database: database.db,
-          probes: () => host.healthProbes().map((probe) => probe.definition),
+          probes,
           recordReport: healthReportRecorder(database.db),
-          probeSettings: (name) => host.probeSettings(name),
+          probeSettings,
           logger,
         });
         monitor.start();

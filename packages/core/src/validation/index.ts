@@ -3,9 +3,10 @@ export type {
   ValidationResult,
   ValidationTestResult,
 } from "./machineInventory.js";
-export type {
-  ValidationRequest,
-  ValidationRunContext,
-  ValidationRunner,
-  ValidationRunResult,
+export {
+  VALIDATION_RUN_CONTEXTS,
+  type ValidationRequest,
+  type ValidationRunContext,
+  type ValidationRunner,
+  type ValidationRunResult,
 } from "./runner.js";

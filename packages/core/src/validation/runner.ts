@@ -1,7 +1,8 @@
 import type { MachineInventory, ValidationResult } from "./machineInventory.js";
 
 /** Why a validation runs: when a host is discovered, after a tenant's cleanup, or on an operator's request. */
-export type ValidationRunContext = "discovery" | "cleanup" | "onDemand";
+export const VALIDATION_RUN_CONTEXTS = ["discovery", "cleanup", "onDemand"] as const;
+export type ValidationRunContext = (typeof VALIDATION_RUN_CONTEXTS)[number];
 
 export interface ValidationRequest {
   /** The managed host. */

@@ -36,4 +36,5 @@ export {
   type OverrideTemplateName,
   overrideTemplate,
 } from "./overrideTemplates.js";
+export { probeTargetsOf } from "./probeTargets.js";
 export { healthReportFromProto, healthReportToProto, type ProtoHealthReport } from "./proto.js";

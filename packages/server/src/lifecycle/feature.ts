@@ -110,6 +110,8 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
       const monitorConfig = resolveMonitorConfig(context.config.config.monitor, context.config.baseDir);
       // The monitor keeps each BMC's service description between passes; the lifecycle describes afresh.
       const serviceProbes = new ServiceProbeCache();
+      const probes = () => context.host.healthProbes().map((probe) => probe.definition);
+      const probeSettings = (name: string) => context.host.probeSettings(name);
       const monitor = new BmcMonitor({
         database: database.db,
         bmcAccess: createBmcAccess({ ...bmcAccessOptions, probes: serviceProbes }),
@@ -118,15 +120,15 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         registry: context.metrics,
         logger,
         config: monitorConfig,
-        probes: () => context.host.healthProbes().map((probe) => probe.definition),
-        probeSettings: (name) => context.host.probeSettings(name),
+        probes,
+        probeSettings,
       });
       // The plugins' collecting probes run beside the monitor (and, like it, in one replica).
       const collectors = new HealthCollectors({
         database: database.db,
-        probes: () => context.host.healthProbes().map((probe) => probe.definition),
+        probes,
         recordReport: (machineId, report) => health.recordReport(machineId, report),
-        probeSettings: (name) => context.host.probeSettings(name),
+        probeSettings,
         logger,
       });
       // Built with the state machine in `machines`, which the service always calls before `setup`.

@@ -9,6 +9,7 @@ import {
 } from "@racksmith/core/health";
 import type { Kysely } from "kysely";
 import type { RacksmithDatabase } from "../../db/index.js";
+import { probeTargetsOf } from "../index.js";
 
 export interface HealthCollectorsOptions {
   database: Kysely<RacksmithDatabase>;
@@ -166,7 +167,7 @@ export class HealthCollectors {
     });
   }
 
-  /** The machines of the probe's targets: every machine has a BMC; hosts and DPUs are their own kind. */
+  /** The machines of the probe's targets, once per target each machine is. */
   private async machinesOf(probe: CollectingHealthProbe): Promise<HealthProbeMachine[]> {
     const rows = await this.options.database
       .selectFrom("machines")
@@ -174,9 +175,7 @@ export class HealthCollectors {
       .orderBy("id")
       .execute();
     return rows.flatMap((row) =>
-      probe.targets
-        .filter((target) => target === "bmc" || target === row.kind)
-        .map((kind) => ({ machineId: row.id, kind })),
+      probeTargetsOf(probe.targets, row.kind).map((kind) => ({ machineId: row.id, kind })),
     );
   }
 

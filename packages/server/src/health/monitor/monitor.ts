@@ -8,6 +8,7 @@ import type { RacksmithDatabase } from "../../db/index.js";
 import { forEachConcurrently } from "../../explorer/concurrency.js";
 import type { MachineRow } from "../../explorer/index.js";
 import type { BmcAccess, LifecycleBmc, ServiceProbeCache } from "../../lifecycle/bmc/index.js";
+import { probeTargetsOf } from "../index.js";
 import type { ResolvedMonitorConfig } from "./config.js";
 import { collectEventLogs } from "./eventLogs.js";
 import { BmcMonitorMetrics, type CollectionKind, type MonitoredBmc } from "./metrics.js";
@@ -193,7 +194,7 @@ export class BmcMonitor {
     }
     if (tasks.has("probes")) {
       for (const probe of this.polledProbes()) {
-        for (const kind of probeKinds(probe, machine)) {
+        for (const kind of probeTargetsOf(probe.targets, machine.kind)) {
           const key = `probe:${probe.name}:${kind}`;
           if (!due(key, probe.intervalMs ?? config.sensorIntervalMs)) continue;
           jobs.push({ key, kind: "probe", run: (bmc) => this.probe(probe, kind, machine.id, bmc, now) });
@@ -289,11 +290,6 @@ export class BmcMonitor {
     }
     return last;
   }
-}
-
-/** The probe's targets this machine is: every BMC is a `bmc` target, hosts and DPUs their own kind. */
-function probeKinds(probe: PolledHealthProbe, machine: MachineRow): HealthProbeTarget[] {
-  return probe.targets.filter((target) => target === "bmc" || target === machine.kind);
 }
 
 const MONITOR_OPERATIONS = [
