@@ -72,6 +72,21 @@ describe("racksmith drivers list", () => {
     expect(table.stdout).toMatch(/health-probe\s+fixture-links\s+-\s+@fixture\/health-plugin/);
   });
 
+  it("lists the SKU rules of @racksmith/validation-sku as a sku-rules row", async () => {
+    const listed = await cliJson<Array<Record<string, unknown>>>(
+      ["drivers", "list", "--config", "sku.yaml"],
+      project,
+    );
+    expect(listed.slice(1)).toEqual([
+      {
+        kind: "sku-rules",
+        name: "sku",
+        package: "@racksmith/validation-sku",
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      },
+    ]);
+  });
+
   it.each([
     [
       "missing",

@@ -147,7 +147,11 @@ export {
   triState,
 } from "./standard/index.js";
 export type {
+  GenerateSkuRequest,
   MachineInventory,
+  SkuDocument,
+  SkuMismatch,
+  SkuRules,
   ValidationRequest,
   ValidationResult,
   ValidationRunContext,

@@ -107,6 +107,7 @@ export {
   type RegisteredHealthProbe,
   type RegisteredInfiniBandFabric,
   type RegisteredNvLinkFabric,
+  type RegisteredSkuRules,
   type RegisteredValidationRunner,
   resolvePlugin,
 } from "./plugins/index.js";

@@ -131,6 +131,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     load: async () => (await import("./monitor.js")).defineMonitorCommand,
   },
   {
+    name: "sku",
+    aliases: [],
+    description: "SKUs (hardware bills of materials) and their hosts (on the service; needs a SKU plugin)",
+    synopsis: "",
+    load: async () => (await import("./sku.js")).defineSkuCommand,
+  },
+  {
     name: "ib-partition",
     aliases: [],
     description: "tenant InfiniBand partitions (on the service; needs fabrics.infiniband)",

@@ -18,14 +18,14 @@ const BUILT_IN_NAMES = new Set(["redfish-standard", "@racksmith/core"]);
 
 /**
  * `racksmith drivers list` (the catalogue names and describes `drivers`): every plugin contribution a config
- * loads that acts on BMCs and hosts — BMC drivers, then validation runners and health probes — one row each,
+ * loads that acts on BMCs and hosts — BMC drivers, then validation runners, SKU rules and health probes — one row each,
  * its `kind` first.
  */
 export function defineDriversCommand(drivers: Command, io: CliIo): void {
   drivers
     .command("list")
     .description(
-      "list the BMC drivers (and the built-in standard driver), validation runners and health probes the config loads",
+      "list the BMC drivers (and the built-in standard driver), validation runners, SKU rules and health probes the config loads",
     )
     .option("--config <file>", "config file (default racksmith.yaml)")
     .option("--json", "print JSON")
@@ -48,6 +48,12 @@ export function defineDriversCommand(drivers: Command, io: CliIo): void {
           package: source.plugin,
           version: source.version,
           contexts: [...(definition.contexts ?? VALIDATION_RUN_CONTEXTS)],
+        })),
+        ...host.skuRules().map(({ definition, source }) => ({
+          kind: "sku-rules",
+          name: definition.name,
+          package: source.plugin,
+          version: source.version,
         })),
         ...host.healthProbes().map(({ definition, source }) => ({
           kind: "health-probe",

@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { HealthReport } from "@racksmith/core/health";
 import { isOverrideTemplateName, OVERRIDE_TEMPLATE_NAMES } from "@racksmith/server";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
+import { readJsonFile } from "../jsonFile.js";
 import { renderRecord, renderTable } from "../output/table.js";
 import { addServerFlags, ServiceClient } from "../serviceClient.js";
 
@@ -72,21 +71,6 @@ function healthJson(health: MachineHealth, history: HealthHistory | undefined): 
   return { ...health.report, overrides: health.overrides, ...(history ? { history: history.entries } : {}) };
 }
 
-/** A JSON report file (relative to where the command runs); unreadable or malformed is a usage error. */
-function readReportFile(file: string, io: CliIo): unknown {
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read --report ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--report ${file} is not JSON: ${(error as Error).message}`);
-  }
-}
-
 function print(io: CliIo, health: MachineHealth, history: HealthHistory | undefined, json: boolean): void {
   io.stdout.write(
     json ? `${JSON.stringify(healthJson(health, history), null, 2)}\n` : healthText(health, history),
@@ -147,7 +131,9 @@ export function defineHealthCommand(health: Command, io: CliIo): void {
       const body = {
         source: flags.source,
         ...(flags.replace ? { mode: "replace" } : {}),
-        ...(flags.report ? { report: readReportFile(flags.report, io) } : { template: flags.template }),
+        ...(flags.report
+          ? { report: readJsonFile(flags.report, "--report", io) }
+          : { template: flags.template }),
         ...(flags.message ? { message: flags.message } : {}),
         ...(flags.triggeredBy ? { triggeredBy: flags.triggeredBy } : {}),
       };

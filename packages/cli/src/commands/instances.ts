@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
+import { readJsonFile } from "../jsonFile.js";
 import { printOutput } from "../output/print.js";
 import { renderRecord } from "../output/table.js";
 import { addServerFlags, ServiceClient } from "../serviceClient.js";
@@ -94,18 +93,7 @@ function parseInterface(spec: string): { function: string; network: string } {
 
 /** A JSON config file (relative to where the command runs); a missing or malformed file is a usage error. */
 function readConfigFile(file: string, io: CliIo): InstanceConfigBody {
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read --config ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--config ${file} is not JSON: ${(error as Error).message}`);
-  }
+  const parsed = readJsonFile(file, "--config", io);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new UsageError(
       `--config ${file} must hold a JSON object (e.g. { "network": { "interfaces": [...] } })`,

@@ -496,6 +496,34 @@ export const ERROR_CODES = {
     meaning: "the NVLink logical partition cannot be deleted while a live instance puts GPUs in it",
   },
 
+  // ---- server: SKU (BOM) validation ------------------------------------------------------------------------
+  sku_rules_not_loaded: {
+    status: "FAILED_PRECONDITION",
+    meaning:
+      "a SKU call while no loaded plugin registers SKU rules (add @racksmith/validation-sku to plugins)",
+  },
+  sku_not_found: {
+    status: "NOT_FOUND",
+    meaning: "no SKU has this id",
+  },
+  sku_exists: {
+    status: "ALREADY_EXISTS",
+    meaning: "a SKU with this id exists already; delete it first or choose another id",
+  },
+  sku_in_use: {
+    status: "FAILED_PRECONDITION",
+    meaning: "the SKU cannot be deleted while hosts are assigned to it; `hostIds` lists them",
+  },
+  sku_verify_not_allowed: {
+    status: "FAILED_PRECONDITION",
+    meaning:
+      "SKU verification was asked of a host that is neither Ready nor in BOM validation (an assigned host, say)",
+  },
+  inventory_not_reported: {
+    status: "FAILED_PRECONDITION",
+    meaning: "the host agent has not reported the host's inventory yet, so no SKU can be generated from it",
+  },
+
   // ---- cli ---------------------------------------------------------------------------------------------------
   service_unreachable: {
     status: "UNAVAILABLE",

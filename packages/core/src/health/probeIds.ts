@@ -15,6 +15,7 @@ export const HEALTH_PROBE_IDS = {
   bmcSensor: "BmcSensor",
   failedValidationTest: "FailedValidationTest",
   failedValidationTestCompletion: "FailedValidationTestCompletion",
+  /** The host does not match its SKU, has none, or its SKU does not exist; target = the SKU id. */
   skuValidation: "SkuValidation",
   /** Override templates (see overrideTemplates.ts). */
   maintenance: "Maintenance",
@@ -30,4 +31,6 @@ export const HEALTH_SOURCES = {
   /** Prefix of BMC sensor rollups (`hardware-health.<probe>`). */
   hardwareHealth: "hardware-health",
   machineValidation: "machine-validation",
+  /** BOM validation: the host against its SKU. */
+  skuValidation: "sku-validation",
 } as const;

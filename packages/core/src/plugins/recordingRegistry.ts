@@ -2,7 +2,7 @@ import type { BmcDriverDefinition } from "../drivers/index.js";
 import type { InfiniBandFabricDefinition } from "../fabric/infiniband/index.js";
 import type { NvLinkFabricDefinition } from "../fabric/nvlink/index.js";
 import type { HealthProbe } from "../health/index.js";
-import type { ValidationRunner } from "../validation/index.js";
+import type { SkuRules, ValidationRunner } from "../validation/index.js";
 import type { PluginManifest, PluginRegistry } from "./manifest.js";
 
 /** Everything a plugin registered, by contract. */
@@ -10,6 +10,7 @@ export interface PluginRegistrations {
   bmcDrivers: BmcDriverDefinition[];
   healthProbes: HealthProbe[];
   validationRunners: ValidationRunner[];
+  skuRules: SkuRules[];
   infinibandFabrics: InfiniBandFabricDefinition[];
   nvlinkFabrics: NvLinkFabricDefinition[];
 }
@@ -25,6 +26,7 @@ export async function collectRegistrations(
     bmcDrivers: [],
     healthProbes: [],
     validationRunners: [],
+    skuRules: [],
     infinibandFabrics: [],
     nvlinkFabrics: [],
   };
@@ -32,6 +34,7 @@ export async function collectRegistrations(
     bmcDriver: (definition) => void registered.bmcDrivers.push(definition),
     healthProbe: (definition) => void registered.healthProbes.push(definition),
     validationRunner: (runner) => void registered.validationRunners.push(runner),
+    skuRules: (rules) => void registered.skuRules.push(rules),
     infinibandFabric: (definition) => void registered.infinibandFabrics.push(definition),
     nvlinkFabric: (definition) => void registered.nvlinkFabrics.push(definition),
   };

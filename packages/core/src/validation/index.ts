@@ -10,3 +10,4 @@ export {
   type ValidationRunner,
   type ValidationRunResult,
 } from "./runner.js";
+export type { GenerateSkuRequest, SkuDocument, SkuMismatch, SkuRules } from "./skuRules.js";

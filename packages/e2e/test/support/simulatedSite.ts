@@ -22,15 +22,25 @@ export const ALL_DRIVERS: LoadedConfig = {
   baseDir: dirname(dirname(fileURLToPath(import.meta.url))),
 };
 
-/** A simulated site (service, fleet and agents in this process) on the given database, in a temporary folder. */
+/**
+ * A simulated site (service, fleet and agents in this process) on the given database, in a temporary folder,
+ * with every vendor driver and the `plugins` given.
+ */
 export async function simulatedSite(
   database: E2eDatabase,
-  options: Omit<SimulatedSiteOptions, "base" | "dir" | "databaseUrl">,
+  {
+    plugins = [],
+    ...options
+  }: Omit<SimulatedSiteOptions, "base" | "dir" | "databaseUrl"> & { plugins?: string[] },
 ): Promise<SimulatedSite & { close(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "racksmith-e2e-sim-"));
+  const base: LoadedConfig = {
+    ...ALL_DRIVERS,
+    config: { ...ALL_DRIVERS.config, plugins: [...ALL_DRIVERS.config.plugins, ...plugins] },
+  };
   const site = await startSimulatedSite({
     ...options,
-    base: ALL_DRIVERS,
+    base,
     dir,
     ...(database.kind === "postgres" ? { databaseUrl: database.url } : {}),
   });

@@ -15,6 +15,7 @@ export {
   type MethodLimits,
   type ServiceLimits,
 } from "./grpc/requestLimits.js";
+export { requiredString } from "./grpc/requiredString.js";
 export {
   assertStorableText,
   childPath,

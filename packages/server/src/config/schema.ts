@@ -5,6 +5,7 @@ import { MONITOR_CONFIG_SCHEMA, type MonitorConfig } from "../health/monitor/con
 import { HEALTH_CONFIG_SCHEMA, type HealthConfig } from "../health/service/config.js";
 import { INVENTORY_CONFIG_SCHEMA, type InventoryConfig } from "../inventory/configSchema.js";
 import { LIFECYCLE_CONFIG_SCHEMA, type LifecycleConfig } from "../lifecycle/config.js";
+import { SKU_VALIDATION_CONFIG_SCHEMA, type SkuValidationConfig } from "../sku/config.js";
 
 /** `host:port`, `[ipv6]:port` or `:port` (all interfaces). */
 const LISTEN_ADDRESS = "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]*):[0-9]{1,5}$";
@@ -101,6 +102,7 @@ export const configSchema: SchemaObject = {
     lifecycle: LIFECYCLE_CONFIG_SCHEMA,
     monitor: MONITOR_CONFIG_SCHEMA,
     health: HEALTH_CONFIG_SCHEMA,
+    skuValidation: SKU_VALIDATION_CONFIG_SCHEMA,
     fabrics: {
       description:
         "Tenant fabric managers; each section is checked by the loaded plugin's schema. A fabric without a section is disabled (the default).",
@@ -149,6 +151,7 @@ export interface RacksmithConfig {
   lifecycle: LifecycleConfig;
   monitor: MonitorConfig;
   health: HealthConfig;
+  skuValidation: SkuValidationConfig;
   /** Absent sections are disabled fabrics. */
   fabrics: { infiniband?: Record<string, unknown>; nvlink?: Record<string, unknown> };
   log: { level: LogLevel };
@@ -166,6 +169,7 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   lifecycle: {},
   monitor: {},
   health: {},
+  skuValidation: {},
   fabrics: {},
   log: { level: "info" },
 };

@@ -80,6 +80,8 @@ export const DEFAULT_LIFECYCLE_CONFIG: Readonly<ResolvedLifecycleConfig> = Objec
     dpuDiscovering: 30 * MINUTE,
     dpuInit: 30 * MINUTE,
     hostInit: 30 * MINUTE,
+    // NICo's: the inventory and the check; no SLA runs while a host waits for an operator's SKU work.
+    bomValidating: 5 * MINUTE,
     validation: 30 * MINUTE,
     discovered: 30 * MINUTE,
     assigned: 30 * MINUTE,

@@ -21,6 +21,7 @@ import type { ConfigCheckContext, FeatureContext, ServiceFeature } from "../serv
 import { agentGrpcServices } from "./agents/index.js";
 import { lifecycleGrpcServices, lifecycleRestRoutes } from "./api/index.js";
 import { type BmcAccessOptions, createBmcAccess, ServiceProbeCache } from "./bmc/index.js";
+import { BOM_VALIDATION } from "./bom/index.js";
 import { lifecycleConfigProblems, type ResolvedLifecycleConfig, resolveLifecycleConfig } from "./config.js";
 import { INSTANCE_FABRICS } from "./fabrics/index.js";
 import { InstanceService, instancesGrpcServices, instancesRestRoutes } from "./instances/index.js";
@@ -61,6 +62,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
           bmcAccess: (signal) => (bound ?? unbound()).bmcAccess(signal),
           hostHealth: (hostId) => (bound?.hostHealth ?? unbound)(hostId),
           instanceFabrics: () => bound?.instanceFabrics?.() ?? [],
+          bomValidation: () => bound?.bomValidation?.(),
         }),
       ];
     },
@@ -98,6 +100,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         bmcAccess: createBmcAccess(bmcAccessOptions),
         hostHealth: (hostId) => health.aggregate(hostId),
         instanceFabrics: () => context.extensions.list(INSTANCE_FABRICS),
+        bomValidation: () => context.extensions.list(BOM_VALIDATION)[0],
       };
       const instances = new InstanceService({
         database,

@@ -1,4 +1,6 @@
 import {
+  BOM_OPERATOR_WAITS,
+  BOM_VALIDATING_STEPS,
   CLEANUP_STEPS,
   DPU_DISCOVERING_STEPS,
   DPU_INIT_STEPS,
@@ -25,6 +27,7 @@ const nodes: Array<{ id: string; group: ManagedHostStateTag }> = [
   ...chain("dpuDiscovering", DPU_DISCOVERING_STEPS).map((id) => ({ id, group: "dpuDiscovering" as const })),
   ...chain("dpuInit", DPU_INIT_STEPS).map((id) => ({ id, group: "dpuInit" as const })),
   ...chain("hostInit", HOST_INIT_STEPS).map((id) => ({ id, group: "hostInit" as const })),
+  ...chain("bomValidating", BOM_VALIDATING_STEPS).map((id) => ({ id, group: "bomValidating" as const })),
   { id: "validation/discovery", group: "validation" },
   { id: "validation/cleanup", group: "validation" },
   { id: "discovered", group: "discovered" },
@@ -82,6 +85,18 @@ const edges: Edge[] = [
   edge("hostInit/enableLockdown", "hostInit/waitingForDpusUp", "lockdown enabled; host restarted"),
   edge("hostInit/waitingForDpusUp", "hostInit/pollingLockdownStatus", "every DPU reported after the restart"),
   edge("hostInit/pollingLockdownStatus", "validation/discovery", "lockdown fully enabled"),
+  edge(
+    "hostInit/pollingLockdownStatus",
+    "bomValidating/verifyingSku",
+    "lockdown fully enabled; SKU validation on",
+  ),
+  edge(
+    "waitingForCleanup/lockHost",
+    "bomValidating/updatingInventory",
+    "lockdown enabled; SKU validation on",
+  ),
+  edge("ready", "bomValidating/updatingInventory", "SKU verification requested"),
+  ...bomEdges(),
   edge("validation/discovery", "discovered", "validation passed (or no runner configured)"),
   edge("validation/cleanup", "discovered", "validation passed (or no runner configured)"),
   edge("discovered", "ready", "host agent reported the reboot"),
@@ -109,6 +124,26 @@ const edges: Edge[] = [
   edge("waitingForCleanup/hostCleanup", "waitingForCleanup/lockHost", "host agent wiped the disks"),
   edge("waitingForCleanup/lockHost", "validation/cleanup", "lockdown enabled"),
 ];
+
+/**
+ * BOM validation: a fresh inventory, then the verdict; a host that passes goes on to machine validation (or
+ * back to Ready after an on-demand check), one that does not waits, re-checked on every run.
+ */
+function bomEdges(): Edge[] {
+  const bom = (step: string) => `bomValidating/${step}`;
+  const waits = [...BOM_OPERATOR_WAITS];
+  const exits = ["validation/discovery", "validation/cleanup", "ready"];
+  return [
+    edge(bom("updatingInventory"), bom("verifyingSku"), "host agent sent a fresh inventory"),
+    ...["verifyingSku", ...waits].flatMap((from) => [
+      ...exits.map((to) => edge(bom(from), to, "the host matches its SKU (or may go on without one)")),
+      ...waits.filter((to) => to !== from).map((to) => edge(bom(from), bom(to), `verdict: ${to}`)),
+    ]),
+    ...waits.map((from) => edge(bom(from), bom("updatingInventory"), "SKU verification requested")),
+    // Only when SKU validation is turned off while a host waits for its inventory.
+    ...exits.map((to) => edge(bom("updatingInventory"), to, "SKU validation turned off")),
+  ];
+}
 
 /** Waits that give up after the bounded reboot/retry cycles, and steps whose failure is final. */
 const FAILING = [

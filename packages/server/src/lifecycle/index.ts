@@ -2,6 +2,7 @@ export type { MachineInventory, ValidationResult, ValidationTestResult } from "@
 export * from "./agents/index.js";
 export * from "./api/index.js";
 export type { BmcAccess, BmcSession, LifecycleBmc } from "./bmc/bmcSession.js";
+export { BOM_VALIDATION, type BomValidation, type BomVerdict } from "./bom/index.js";
 export {
   DEFAULT_LIFECYCLE_CONFIG,
   LIFECYCLE_CONFIG_SCHEMA,

@@ -61,6 +61,38 @@ export const HOST_INIT_STEPS = [
 /** Why validation runs: at discovery, after cleanup, or because an operator asked. */
 export type ValidationContext = "discovery" | "cleanup" | "onDemand";
 
+/** How a host differs from its SKU (what `SkuVerificationFailed` shows). */
+export interface BomMismatch {
+  component: string;
+  message: string;
+}
+
+/**
+ * BOM (SKU) validation, NICo's BomValidating: a fresh inventory when one is needed, the verification, and the
+ * three waits for an operator (a SKU to assign, a SKU to create, a host to fix and re-verify).
+ */
+export type BomValidatingStep =
+  | { step: "updatingInventory" }
+  | { step: "verifyingSku" }
+  | { step: "waitingForSkuAssignment" }
+  | { step: "skuMissing"; skuId: string }
+  | { step: "skuVerificationFailed"; skuId: string; mismatches: BomMismatch[] };
+
+export const BOM_VALIDATING_STEPS = [
+  "updatingInventory",
+  "verifyingSku",
+  "waitingForSkuAssignment",
+  "skuMissing",
+  "skuVerificationFailed",
+] as const satisfies ReadonlyArray<BomValidatingStep["step"]>;
+
+/** The BOM steps that wait for an operator: no SLA runs while a host waits in one. */
+export const BOM_OPERATOR_WAITS: ReadonlySet<BomValidatingStep["step"]> = new Set([
+  "waitingForSkuAssignment",
+  "skuMissing",
+  "skuVerificationFailed",
+]);
+
 /** An instance on the host, from pick-up to release. */
 export type InstanceStep =
   | { step: "waitingForNetworkConfig" }
@@ -130,6 +162,7 @@ export type ManagedHostState =
   | { state: "dpuDiscovering"; dpus: Record<string, DpuDiscoveringStep> }
   | { state: "dpuInit"; dpus: Record<string, DpuInitStep> }
   | { state: "hostInit"; machineState: HostInitStep }
+  | { state: "bomValidating"; context: ValidationContext; bomState: BomValidatingStep }
   | { state: "validation"; context: ValidationContext }
   /** Discovery done; waits for the host agent's reboot report (unless the reboot was already seen). */
   | { state: "discovered"; skipRebootWait: boolean }
@@ -146,6 +179,7 @@ export const MANAGED_HOST_STATE_TAGS = [
   "dpuDiscovering",
   "dpuInit",
   "hostInit",
+  "bomValidating",
   "validation",
   "discovered",
   "ready",
@@ -176,6 +210,8 @@ export function managedHostStateLabel(state: ManagedHostState): string {
       return `dpuInit/${leastAdvanced(state.dpus, DPU_INIT_STEPS) ?? "none"}`;
     case "hostInit":
       return `hostInit/${state.machineState.step}`;
+    case "bomValidating":
+      return `bomValidating/${state.bomState.step}`;
     case "validation":
       return `validation/${state.context}`;
     case "assigned":

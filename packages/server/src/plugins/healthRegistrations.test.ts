@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { ValidationRunner } from "@racksmith/core";
+import type { SkuRules, ValidationRunner } from "@racksmith/core";
 import { definePlugin, type PluginRegistry } from "@racksmith/core";
 import { emptyHealthReport, type HealthProbe } from "@racksmith/core/health";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,13 @@ const probe = (name: string): HealthProbe => ({
 const runner = (name: string): ValidationRunner => ({
   name,
   run: async () => ({ passed: true, results: [] }),
+});
+
+const skuRules = (name: string): SkuRules => ({
+  name,
+  parse: () => ({ id: "s", schemaVersion: 1, description: "" }),
+  generate: () => ({ id: "s", schemaVersion: 1, description: "" }),
+  verify: () => [],
 });
 
 /** Registers a plugin built from `register`, returning the error it fails with (or undefined). */
@@ -141,5 +148,25 @@ describe("health probe and validation runner registrations", () => {
     expect((error as PluginLoadError).code).toBe("plugin_invalid");
     expect((error as PluginLoadError).message).toMatch(pattern);
     expect(host.plugins()).toEqual([]);
+  });
+
+  it("keeps one set of SKU rules: a second set, from any plugin, is refused naming the first", async () => {
+    const host = new PluginHost();
+    expect(await register(host, "@x/sku", (r) => r.skuRules(skuRules("bom")))).toBeUndefined();
+    expect(host.skuRules().map((r) => [r.definition.name, r.source.plugin])).toEqual([["bom", "@x/sku"]]);
+    const error = await register(host, "@x/other", (r) => r.skuRules(skuRules("other-bom")));
+    expect((error as PluginLoadError).code).toBe("plugin_duplicate");
+    expect((error as PluginLoadError).message).toMatch(
+      /@x\/other: SKU rules "other-bom": @x\/sku already registered SKU rules \("bom"\)/,
+    );
+    expect(new PluginHost().skuRules()).toEqual([]);
+  });
+
+  it("refuses SKU rules without verify, naming it", async () => {
+    const error = await register(new PluginHost(), "@x/bad", (r) =>
+      r.skuRules({ ...skuRules("bom"), verify: undefined } as unknown as SkuRules),
+    );
+    expect((error as PluginLoadError).code).toBe("plugin_invalid");
+    expect((error as PluginLoadError).message).toMatch(/SKU rules "bom": verify must be a function/);
   });
 });

@@ -18,6 +18,8 @@ export {
   type RegisteredHealthProbe,
   type RegisteredInfiniBandFabric,
   type RegisteredNvLinkFabric,
+  type RegisteredSkuRules,
   type RegisteredValidationRunner,
+  SKU_RULES_TOKEN,
   VALIDATION_RUNNER_TOKEN,
 } from "./pluginHost.js";

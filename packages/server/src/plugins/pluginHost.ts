@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import type { PluginManifest, PluginRegistry, ValidationRunner } from "@racksmith/core";
+import type { PluginManifest, PluginRegistry, SkuRules, ValidationRunner } from "@racksmith/core";
 import {
   type BmcDriverDefinition,
   CORE_VERSION,
@@ -12,6 +12,7 @@ import { defineInfiniBandFabric, type InfiniBandFabricDefinition } from "@racksm
 import { defineNvLinkFabric, type NvLinkFabricDefinition } from "@racksmith/core/nvlink";
 import { type DependencyContainer, type InjectionToken, container as rootContainer } from "tsyringe";
 import { PluginLoadError } from "./errors.js";
+import { checkSkuRules } from "./skuRules.js";
 import { checkValidationRunner } from "./validationRunner.js";
 
 /** Where a registration came from, for `racksmith drivers list` and error messages. */
@@ -47,6 +48,14 @@ export interface RegisteredValidationRunner {
 export const VALIDATION_RUNNER_TOKEN: InjectionToken<RegisteredValidationRunner> = Symbol.for(
   "racksmith.validationRunner",
 );
+
+export interface RegisteredSkuRules {
+  definition: SkuRules;
+  source: PluginSource;
+}
+
+/** Injection token of the registered SKU rules (a site loads at most one set). */
+export const SKU_RULES_TOKEN: InjectionToken<RegisteredSkuRules> = Symbol.for("racksmith.skuRules");
 
 export interface RegisteredNvLinkFabric {
   definition: NvLinkFabricDefinition;
@@ -108,6 +117,7 @@ export class PluginHost {
           checked(checkValidationRunner, runner, "validation runner", source),
           source,
         ),
+      skuRules: (rules) => this.addSkuRules(checked(checkSkuRules, rules, "SKU rules", source), source),
       infinibandFabric: (definition) => this.addInfiniBandFabric(definition, source),
       nvlinkFabric: (definition) => this.addNvLinkFabric(definition, source),
     };
@@ -160,6 +170,11 @@ export class PluginHost {
   /** Validation runners in registration order. */
   validationRunners(): RegisteredValidationRunner[] {
     return this.resolveAll(VALIDATION_RUNNER_TOKEN);
+  }
+
+  /** The SKU rules a plugin registered (none, or one). */
+  skuRules(): RegisteredSkuRules[] {
+    return this.resolveAll(SKU_RULES_TOKEN);
   }
 
   plugins(): readonly PluginSource[] {
@@ -256,6 +271,19 @@ export class PluginHost {
       );
     }
     this.container.register(INFINIBAND_FABRIC_TOKEN, { useValue: { definition: checked, source } });
+  }
+
+  private addSkuRules(rules: SkuRules, source: PluginSource): void {
+    const [existing] = this.skuRules();
+    if (existing) {
+      throw new PluginLoadError(
+        "plugin_duplicate",
+        source.plugin,
+        `SKU rules ${JSON.stringify(rules.name)}: ${existing.source.plugin} already registered SKU rules (${JSON.stringify(existing.definition.name)}) and a site compares SKUs by one set`,
+        `list only one of ${existing.source.plugin} and ${source.plugin} in the config`,
+      );
+    }
+    this.container.register(SKU_RULES_TOKEN, { useValue: { definition: rules, source } });
   }
 
   private resolveAll<T>(token: InjectionToken<T>): T[] {

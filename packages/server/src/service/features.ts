@@ -3,6 +3,7 @@ import { infinibandFeature } from "../fabric/infiniband/feature.js";
 import { nvlinkFeature } from "../fabric/nvlink/feature.js";
 import { inventoryFeature } from "../inventory/index.js";
 import { lifecycleFeature } from "../lifecycle/feature.js";
+import { skuFeature } from "../sku/index.js";
 import type { ServiceFeature } from "./feature.js";
 
 /** The features `racksmith serve` runs, in start order. */
@@ -10,6 +11,7 @@ export const DEFAULT_FEATURES: readonly ServiceFeature[] = [
   inventoryFeature,
   siteExplorerFeature,
   lifecycleFeature,
+  skuFeature,
   infinibandFeature,
   nvlinkFeature,
 ];

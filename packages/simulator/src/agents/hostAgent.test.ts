@@ -52,7 +52,8 @@ describe("simulated host agent", () => {
     await vi.waitFor(() => expect(sim.server.of("ValidationCompleted", HOST_ID)).toHaveLength(1), {
       timeout: 10_000,
     });
-    await vi.waitFor(() => expect(sim.server.of("DiscoverMachine")).toHaveLength(2), { timeout: 10_000 });
+    // At boot, with the discovery action (a fresh inventory), and on reset.
+    await vi.waitFor(() => expect(sim.server.of("DiscoverMachine")).toHaveLength(3), { timeout: 10_000 });
     expect(sim.server.of("DiscoveryCompleted", HOST_ID)).toHaveLength(1);
     expect(sim.server.of("CleanupCompleted", HOST_ID)[0]?.request).toMatchObject({
       success: false,
@@ -95,8 +96,25 @@ describe("simulated host agent", () => {
     });
   });
 
-  it("refuses fault controls for a BMC that has no such agent", () => {
+  it("leaves missing GPUs out of the inventory of its next discovery, and reports them again once restored", async () => {
+    await reset(sim.host, "On");
+    await vi.waitFor(() => expect(sim.server.of("DiscoverMachine")).toHaveLength(1), { timeout: 10_000 });
+    const gpus = () => sim.server.of("DiscoverMachine").map((call) => call.request.inventory?.gpus.length);
+    const all = gpus()[0] ?? 0;
+    expect(all).toBeGreaterThan(1);
+    sim.agents.setMissingGpus(sim.host.mac, 1);
+    sim.server.actions.set(HOST_ID, [{ action: "discovery", validationContext: "" }]);
+    await vi.waitFor(() => expect(gpus()).toHaveLength(2), { timeout: 10_000 });
+    sim.agents.setMissingGpus(sim.host.id, 0);
+    sim.server.actions.set(HOST_ID, [{ action: "discovery", validationContext: "" }]);
+    await vi.waitFor(() => expect(gpus()).toHaveLength(3), { timeout: 10_000 });
+    expect(gpus()).toEqual([all, all - 1, all]);
+  });
+
+  it("refuses fault controls for a BMC that has no such agent, or a count that is not one", () => {
     expect(() => sim.agents.failCleanup(sim.dpu.id, "x")).toThrow(/no host virtual BMC/);
+    expect(() => sim.agents.setMissingGpus(sim.dpu.id, 1)).toThrow(/no host virtual BMC/);
+    expect(() => sim.agents.setMissingGpus(sim.host.id, -1)).toThrow(/whole number ≥ 0, got -1/);
     expect(() => sim.agents.silenceDpuAgent("no-such-bmc")).toThrow(/no dpu virtual BMC/);
   });
 });

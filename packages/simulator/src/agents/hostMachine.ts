@@ -16,6 +16,8 @@ export class HostMachine extends SimMachine {
   readonly dpus: DpuMachine[] = [];
   powered = true;
   cleanupFailure: string | null = null;
+  /** GPUs the host agent leaves out of its inventory (a GPU fallen off the bus). */
+  missingGpus = 0;
   private inventory: Promise<MachineInventory> | undefined;
 
   powerChanged(change: MockupPowerChange): void {
@@ -46,8 +48,18 @@ export class HostMachine extends SimMachine {
     return this.inventory;
   }
 
+  /** What the host agent reports: the hardware, less the GPUs that went missing. */
+  private async reported(): Promise<MachineInventory> {
+    const hardware = await this.hardware();
+    if (this.missingGpus === 0) return hardware;
+    return {
+      ...hardware,
+      gpus: hardware.gpus.slice(0, Math.max(0, hardware.gpus.length - this.missingGpus)),
+    };
+  }
+
   protected async runAgent(context: AgentContext): Promise<void> {
-    const inventory = await this.hardware();
+    const inventory = await this.reported();
     let machineId = await this.identify(context, inventory);
     let backoff = context.timing.retryMs;
     for (;;) {
@@ -92,7 +104,9 @@ export class HostMachine extends SimMachine {
     const { timing, signal } = context;
     switch (control.action) {
       case "discovery":
+        // Discovery inventories the host afresh: a GPU lost or restored since boot shows.
         await delay(timing.discoveryDelayMs, signal);
+        await callWithRetry(context, "DiscoverMachine", { inventory: await this.reported() });
         await callWithRetry(context, "DiscoveryCompleted", { machineId });
         return;
       case "cleanup": {

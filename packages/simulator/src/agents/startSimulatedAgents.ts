@@ -93,6 +93,12 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
     failCleanup(key, message) {
       host(key).cleanupFailure = message;
     },
+    setMissingGpus(key, count) {
+      if (!Number.isInteger(count) || count < 0) {
+        throw new RangeError(`setMissingGpus: count must be a whole number ≥ 0, got ${count}`);
+      }
+      host(key).missingGpus = count;
+    },
     delayBoots(ms) {
       timing.bootDelayMs = ms ?? configured.bootDelayMs;
     },

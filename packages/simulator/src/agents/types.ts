@@ -81,6 +81,11 @@ export interface SimulatedAgents {
   /** The host agent reports its cleanups as failed with this message; `null` lets them succeed again. */
   failCleanup(hostBmcIdOrMac: string, message: string | null): void;
   /**
+   * The host agent leaves `count` of the host's GPUs out of every inventory from its next discovery on (a GPU
+   * fallen off the bus); 0 restores them.
+   */
+  setMissingGpus(hostBmcIdOrMac: string, count: number): void;
+  /**
    * Every machine booting from now on starts its agent `ms` after the boot (slow boots, so every report after
    * a reboot comes late); null restores the configured `bootDelayMs`.
    */

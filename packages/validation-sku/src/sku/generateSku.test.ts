@@ -2,7 +2,9 @@ import type { MachineInventory } from "@racksmith/core";
 import { describe, expect, it } from "vitest";
 import { gpuHost } from "./__fixtures__/inventory.js";
 import { generateSku } from "./generateSku.js";
+import { parseSku } from "./parseSku.js";
 import { SKU_SCHEMA_VERSION } from "./sku.js";
+import { verifySku } from "./verifySku.js";
 
 describe("generateSku", () => {
   it("groups and counts a host's components by model, leaving serials, MACs and addresses out", () => {
@@ -59,5 +61,20 @@ describe("generateSku", () => {
       { model: "ConnectX-7", count: 1 },
     ]);
     expect(generateSku(gpuHost()).disks).toEqual(sku.disks);
+  });
+
+  it("names what the agent left blank `unknown` and cuts long names, so its SKU can always be created", () => {
+    const odd = gpuHost((i) => {
+      i.vendor = " ";
+      i.model = "M".repeat(300);
+      for (const nic of i.nics) nic.model = "";
+      const disk = i.disks[0];
+      if (disk) disk.model = "";
+    });
+    const sku = generateSku(odd);
+    expect(sku.chassis).toEqual({ vendor: "unknown", model: "M".repeat(256) });
+    expect(sku.nics).toEqual([{ model: "unknown", count: 2 }]);
+    expect(parseSku(JSON.parse(JSON.stringify(sku)))).toEqual(sku);
+    expect(verifySku(sku, odd)).toEqual([]);
   });
 });

@@ -14,30 +14,30 @@ export interface GenerateSkuOptions {
 export function generateSku(inventory: MachineInventory, options: GenerateSkuOptions = {}): Sku {
   const cpus = countBy(
     inventory.cpus,
-    (cpu) => `${cpu.model}\u0000${cpu.threads}`,
-    (cpu) => ({ model: cpu.model, threads: cpu.threads }),
+    (cpu) => `${name(cpu.model)}\u0000${cpu.threads}`,
+    (cpu) => ({ model: name(cpu.model), threads: cpu.threads }),
   );
   const gpus = countBy(
     inventory.gpus,
-    (gpu) => gpu.model,
-    (gpu) => ({ model: gpu.model }),
+    (gpu) => name(gpu.model),
+    (gpu) => ({ model: name(gpu.model) }),
   );
   const nics = countBy(
     inventory.nics,
-    (nic) => nic.model,
-    (nic) => ({ model: nic.model }),
+    (nic) => name(nic.model),
+    (nic) => ({ model: name(nic.model) }),
   );
   const ibPorts = countBy(
     inventory.ibPorts,
-    (port) => `${port.device}\u0000${port.rateGbps}`,
-    (port) => ({ device: port.device, rateGbps: port.rateGbps }),
+    (port) => `${name(port.device)}\u0000${port.rateGbps}`,
+    (port) => ({ device: name(port.device), rateGbps: port.rateGbps }),
   );
   const disks = countBy(
     inventory.disks,
-    (disk) => `${disk.model}\u0000${disk.sizeBytes}`,
-    (disk) => ({ model: disk.model, sizeBytes: disk.sizeBytes }),
+    (disk) => `${name(disk.model)}\u0000${disk.sizeBytes}`,
+    (disk) => ({ model: name(disk.model), sizeBytes: disk.sizeBytes }),
   );
-  const chassis = { vendor: inventory.vendor, model: inventory.model };
+  const chassis = { vendor: name(inventory.vendor), model: name(inventory.model) };
   return {
     id: options.id ?? defaultSkuId(chassis, gpus),
     schemaVersion: SKU_SCHEMA_VERSION,
@@ -50,6 +50,17 @@ export function generateSku(inventory: MachineInventory, options: GenerateSkuOpt
     ibPorts,
     disks,
   };
+}
+
+/** The longest name a SKU keeps (what `parseSku` accepts). */
+const MAX_NAME = 256;
+
+/**
+ * A model or vendor as a SKU names it: `unknown` when the agent reported none (a NIC without a model, say),
+ * cut to 256 characters; what `parseSku` accepts, so a generated SKU can always be created.
+ */
+function name(reported: string): string {
+  return reported.trim() === "" ? "unknown" : reported.slice(0, MAX_NAME);
 }
 
 /** Groups items by key, counts each group, and orders the groups by key. */
@@ -72,7 +83,11 @@ function countBy<T, R extends object>(
 function defaultSkuId(chassis: { vendor: string; model: string }, gpus: readonly SkuCount[]): string {
   const first = (text: string) => text.trim().split(/\s+/)[0] ?? "";
   const last = (text: string) => text.trim().split(/\s+/).at(-1) ?? "";
-  const part = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "") || "unknown";
+  const part = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "")
+      .slice(0, 64) || "unknown";
   return [part(first(chassis.vendor)), part(last(chassis.model)), gpus.length > 0 ? "gpu" : "cpu", "1"].join(
     ".",
   );
@@ -81,5 +96,8 @@ function defaultSkuId(chassis: { vendor: string; model: string }, gpus: readonly
 function describeHardware(inventory: MachineInventory, gpus: readonly SkuCount[]): string {
   const gib = Math.round(inventory.memoryBytes / 2 ** 30);
   const gpuCount = gpus.reduce((sum, gpu) => sum + gpu.count, 0);
-  return `${inventory.model}; ${inventory.cpus.length}xCPU; ${gpuCount}xGPU; ${gib} GiB`;
+  return `${name(inventory.model)}; ${inventory.cpus.length}xCPU; ${gpuCount}xGPU; ${gib} GiB`.slice(
+    0,
+    MAX_NAME,
+  );
 }

@@ -339,6 +339,7 @@ describe("the gRPC API under hostile input", () => {
           "racksmith.v1.Instances",
           "racksmith.v1.Health",
           "racksmith.v1.Lifecycle",
+          "racksmith.v1.Skus",
           "racksmith.v1.InfiniBand",
           "racksmith.v1.NvLink",
         ]),

@@ -18,6 +18,7 @@ const BODYLESS = new Set([
   "post /api/v1/objects/{objectType}/{objectId}/enqueue",
   "post /api/v1/site-explorer/endpoints/{address}/re-explore",
   "post /api/v1/machines/{id}/force-delete",
+  "post /api/v1/machines/{id}/sku/verify",
 ]);
 /** Bodies that may be left out (their schema allows null). */
 const OPTIONAL_BODIES = new Set([

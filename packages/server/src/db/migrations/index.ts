@@ -6,6 +6,7 @@ import { health } from "./0005_health.js";
 import { infiniband } from "./0006_infiniband.js";
 import { nvlink } from "./0007_nvlink.js";
 import { stateHistoryExit } from "./0008_state_history_exit.js";
+import { sku } from "./0009_sku.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   infiniband,
   nvlink,
   stateHistoryExit,
+  sku,
 ];

@@ -1,5 +1,4 @@
 import type { Logger } from "@racksmith/core";
-import { InvalidArgumentError } from "@racksmith/core";
 import { historyExtras, timestamp } from "../../api/grpc/convert.js";
 import type { ExplorationError as ExplorationErrorMessage } from "../../api/grpc/generated/racksmith/v1/ExplorationError.js";
 import type { ExploredEndpoint } from "../../api/grpc/generated/racksmith/v1/ExploredEndpoint.js";
@@ -7,7 +6,7 @@ import type { Machine } from "../../api/grpc/generated/racksmith/v1/Machine.js";
 import type { MachinesHandlers } from "../../api/grpc/generated/racksmith/v1/Machines.js";
 import type { ManagedHost } from "../../api/grpc/generated/racksmith/v1/ManagedHost.js";
 import type { SiteExplorerHandlers } from "../../api/grpc/generated/racksmith/v1/SiteExplorer.js";
-import { type GrpcServiceModule, unary } from "../../api/index.js";
+import { type GrpcServiceModule, requiredString, unary } from "../../api/index.js";
 import type { SiteExplorer } from "../siteExplorer.js";
 import type {
   EndpointDetail,
@@ -35,10 +34,10 @@ export function siteExplorerGrpcServices(
       endpoints: (await explorer.listEndpoints()).map((endpoint) => toEndpointMessage(endpoint)),
     })),
     GetExploredEndpoint: unary(context, async (request) =>
-      toEndpointMessage(await explorer.getEndpoint(required(request.address, "address"))),
+      toEndpointMessage(await explorer.getEndpoint(requiredString(request.address, "address"))),
     ),
     Explore: unary(context, async (request) => {
-      const result = await explorer.exploreNow(required(request.address, "address"), {
+      const result = await explorer.exploreNow(requiredString(request.address, "address"), {
         mac: request.mac || undefined,
         credentials: request.credentials?.username
           ? { username: request.credentials.username, password: request.credentials.password }
@@ -52,7 +51,7 @@ export function siteExplorerGrpcServices(
       };
     }),
     ReExplore: unary(context, async (request) => {
-      await explorer.requestReExplore(required(request.address, "address"));
+      await explorer.requestReExplore(requiredString(request.address, "address"));
       await requestRun();
       return {};
     }),
@@ -65,7 +64,7 @@ export function siteExplorerGrpcServices(
       machines: (await explorer.listMachines()).map(toMachineMessage),
     })),
     GetMachine: unary(context, async (request) =>
-      toMachineMessage(await explorer.getMachine(required(request.id, "id"))),
+      toMachineMessage(await explorer.getMachine(requiredString(request.id, "id"))),
     ),
   };
   return [
@@ -77,11 +76,6 @@ export function siteExplorerGrpcServices(
     },
     { protoFile: PROTO_FILE, serviceName: MACHINES_SERVICE, handlers: machines, limits: MACHINES_LIMITS },
   ];
-}
-
-function required(value: string, field: string): string {
-  if (!value) throw new InvalidArgumentError(`${field} is required`);
-  return value;
 }
 
 /** Optional proto3 fields: present only when the value is. */

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "@racksmith/core";
 import { timestamp } from "../../api/grpc/convert.js";
 import type { HealthHandlers } from "../../api/grpc/generated/racksmith/v1/Health.js";
 import type { MachineHealth } from "../../api/grpc/generated/racksmith/v1/MachineHealth.js";
-import { type GrpcServiceModule, unary } from "../../api/index.js";
+import { type GrpcServiceModule, requiredString, unary } from "../../api/index.js";
 import type { HealthOverrideMode } from "../overrides.js";
 import { healthReportFromProto, healthReportToProto } from "../proto.js";
 import { HEALTH_LIMITS } from "./grpcLimits.js";
@@ -11,12 +11,6 @@ import type { HealthOverrideInput, HealthService, MachineHealthView } from "./he
 
 export const HEALTH_SERVICE = "racksmith.v1.Health";
 const PROTO_FILE = "racksmith/v1/health.proto";
-
-function required(value: string | undefined, field: string): string {
-  if (typeof value !== "string" || value.trim() === "")
-    throw new InvalidArgumentError(`${field} is required`);
-  return value;
-}
 
 /** proto3 has no "absent" string: "" is merge, as the REST default. */
 function mode(value: string): HealthOverrideMode | undefined {
@@ -30,11 +24,11 @@ export function healthGrpcServices(service: HealthService, logger: Logger): Grpc
   const context = { logger };
   const handlers: HealthHandlers = {
     GetMachineHealth: unary(context, async (request) =>
-      toMachineHealthMessage(await service.show(required(request.machineId, "machine_id"))),
+      toMachineHealthMessage(await service.show(requiredString(request.machineId, "machine_id"))),
     ),
     ListHealthHistory: unary(context, async (request) => {
       const view = await service.history(
-        required(request.machineId, "machine_id"),
+        requiredString(request.machineId, "machine_id"),
         request.limit > 0 ? request.limit : undefined,
       );
       return {
@@ -48,8 +42,8 @@ export function healthGrpcServices(service: HealthService, logger: Logger): Grpc
       };
     }),
     AddHealthOverride: unary(context, async (request) => {
-      const machineId = required(request.machineId, "machine_id");
-      const source = required(request.source, "source");
+      const machineId = requiredString(request.machineId, "machine_id");
+      const source = requiredString(request.source, "source");
       const hasTemplate = request.template !== "";
       if (Boolean(request.report) === hasTemplate) {
         throw new InvalidArgumentError("give exactly one of report and template");
@@ -71,8 +65,8 @@ export function healthGrpcServices(service: HealthService, logger: Logger): Grpc
     RemoveHealthOverride: unary(context, async (request) =>
       toMachineHealthMessage(
         await service.removeOverride(
-          required(request.machineId, "machine_id"),
-          required(request.source, "source"),
+          requiredString(request.machineId, "machine_id"),
+          requiredString(request.source, "source"),
         ),
       ),
     ),

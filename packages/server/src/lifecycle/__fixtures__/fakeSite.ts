@@ -181,7 +181,7 @@ export class FakeSite {
       } else {
         const object = await this.engine().getObjectState(MANAGED_HOST_OBJECT_TYPE, machine.id);
         const label = object?.stateLabel;
-        if (label === "hostInit/waitingForDiscovery")
+        if (label === "hostInit/waitingForDiscovery" || label === "bomValidating/updatingInventory")
           await this.report(machine.id, { discovery_completed_at: now });
         if (label === "waitingForCleanup/hostCleanup") {
           await this.report(machine.id, {

@@ -13,6 +13,11 @@ const waitingForDiscovery: ManagedHostState = {
 };
 const hostCleanup: ManagedHostState = { state: "waitingForCleanup", cleanupState: { step: "hostCleanup" } };
 const validation: ManagedHostState = { state: "validation", context: "cleanup" };
+const updatingInventory: ManagedHostState = {
+  state: "bomValidating",
+  context: "onDemand",
+  bomState: { step: "updatingInventory" },
+};
 
 describe("agentAction", () => {
   const cases: Array<[string, Partial<AgentActionInput>, ReturnType<typeof agentAction>]> = [
@@ -44,6 +49,27 @@ describe("agentAction", () => {
     [
       "other hostInit steps",
       { state: { state: "hostInit", machineState: { step: "enableLockdown" } } },
+      { action: "noop" },
+    ],
+    [
+      "a fresh inventory for BOM validation, the last discovery older than the request",
+      { state: updatingInventory, reports: { ...none, discovery_completed_at: before } },
+      { action: "discovery" },
+    ],
+    [
+      "a fresh inventory reported after entry",
+      { state: updatingInventory, reports: { ...none, discovery_completed_at: after } },
+      { action: "noop" },
+    ],
+    [
+      "other BOM steps",
+      {
+        state: {
+          state: "bomValidating",
+          context: "discovery",
+          bomState: { step: "waitingForSkuAssignment" },
+        },
+      },
       { action: "noop" },
     ],
     ["cleanup, never reported", { state: hostCleanup, reports: none }, { action: "cleanup" }],

@@ -38,6 +38,11 @@ export function agentAction(input: AgentActionInput): AgentAction {
       return state.machineState.step === "waitingForDiscovery" && pending(reports?.discovery_completed_at)
         ? { action: "discovery" }
         : { action: "noop" };
+    case "bomValidating":
+      // A fresh inventory: the host agent runs its discovery again (DiscoverMachine, then DiscoveryCompleted).
+      return state.bomState.step === "updatingInventory" && pending(reports?.discovery_completed_at)
+        ? { action: "discovery" }
+        : { action: "noop" };
     case "waitingForCleanup":
       return state.cleanupState.step === "hostCleanup" && pending(reports?.cleanup_completed_at)
         ? { action: "cleanup" }

@@ -1,12 +1,7 @@
 import { InvalidArgumentError } from "@racksmith/core";
 import type { Timestamp__Output } from "../../api/grpc/generated/google/protobuf/Timestamp.js";
 
-/** A required string field of a request: empty is how proto3 says "not given". */
-export function requiredString(value: string | undefined, field: string): string {
-  if (typeof value !== "string" || value.trim() === "")
-    throw new InvalidArgumentError(`${field} is required`);
-  return value;
-}
+export { requiredString } from "../../api/index.js";
 
 /** A uint64 field (a decimal string with `longs: String`) as a safe integer. */
 export function uint(value: string | number | undefined, field: string): number {

@@ -3,6 +3,7 @@ import { transition, wait } from "@racksmith/core/engine";
 import type { HostOutcome, Step } from "../machine/step.js";
 import type { FailureCause, HostInitStep, ManagedHostState } from "../states.js";
 import { followJob } from "./bmcJob.js";
+import { enterBomValidation } from "./bomValidating.js";
 import { errorMessage } from "./errorMessage.js";
 import { rethrowUnlessStepFailure } from "./stepFailure.js";
 
@@ -156,8 +157,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         if (isNotSupported(error)) return undefined;
         throw error;
       });
-      if (!status || status.state === "enabled")
-        return transition({ state: "validation", context: "discovery" });
+      if (!status || status.state === "enabled") return enterBomValidation(step, "discovery");
       return wait(`lockdown is ${status.state}: ${status.message}`);
     }
   }

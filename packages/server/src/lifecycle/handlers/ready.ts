@@ -1,14 +1,15 @@
 import { doNothing, transition } from "@racksmith/core/engine";
 import type { HostOutcome, Step } from "../machine/step.js";
 import { setAdminNetwork, terminateInstance } from "../machine/writes.js";
+import { recheckBomOfReadyHost } from "./bomValidating.js";
 
 /**
  * Ready: picks up an allocated instance — the host leaves the admin network (a new network config version
- * for its DPUs) — or does nothing. An instance released before it was picked up ends here.
+ * for its DPUs) — or goes through BOM validation again when an operator asked to verify its SKU. An instance released before it was picked up ends here.
  */
-export function handleReady(step: Step): HostOutcome {
+export async function handleReady(step: Step): Promise<HostOutcome> {
   const instance = step.snapshot.instance;
-  if (!instance) return doNothing();
+  if (!instance) return recheckBomOfReadyHost(step);
   const now = step.now;
   if (instance.release_requested_at) {
     step.context.defer((trx) => terminateInstance(trx, instance.id, now));

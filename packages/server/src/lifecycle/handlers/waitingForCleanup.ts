@@ -2,6 +2,7 @@ import { isNotSupported } from "@racksmith/core";
 import { transition } from "@racksmith/core/engine";
 import type { HostOutcome, Step } from "../machine/step.js";
 import type { ManagedHostState } from "../states.js";
+import { enterBomValidation } from "./bomValidating.js";
 
 type State = Extract<ManagedHostState, { state: "waitingForCleanup" }>;
 
@@ -11,7 +12,7 @@ export async function handleWaitingForCleanup(step: Step, state: State): Promise
     await (await step.bmc(step.host)).setLockdown(true).catch((error: unknown) => {
       if (!isNotSupported(error)) throw error;
     });
-    return transition({ state: "validation", context: "cleanup" });
+    return enterBomValidation(step, "cleanup");
   }
   const reports = step.snapshot.reports.get(step.host.id);
   if (step.since(reports?.cleanup_completed_at)) {

@@ -7,6 +7,7 @@ import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/index.js";
 import { prometheusMetrics } from "../../metrics/index.js";
 import { openTestDatabase, type TestDatabase, waitFor } from "../../testing/index.js";
 import { FakeSite } from "../__fixtures__/fakeSite.js";
+import type { BomValidation, BomVerdict } from "../bom/index.js";
 import { type LifecycleConfig, resolveLifecycleConfig } from "../config.js";
 import { invalidTransitions } from "../graph.js";
 import { RebootGovernor } from "../reboot/index.js";
@@ -38,6 +39,7 @@ async function start(
   config: LifecycleConfig = {},
   runners: ValidationRunner[] = [],
   reboots?: RebootGovernor,
+  bomValidation?: BomValidation,
 ): Promise<void> {
   const clock = () => new Date();
   site = new FakeSite(testDb.database, () => engine, clock);
@@ -53,6 +55,7 @@ async function start(
         clock,
         bmcAccess: site.access,
         ...(reboots ? { reboots } : {}),
+        ...(bomValidation ? { bomValidation: () => bomValidation } : {}),
       }),
     ],
     config: { iterationIntervalMs: 500, pollIntervalMs: 20 },
@@ -317,5 +320,70 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
     expect((await state("host-6"))?.state).toMatchObject({
       details: { cause: "validation", message: expect.stringContaining("burn-in/memtest: ECC errors") },
     });
+  });
+
+  it("holds a host in BOM validation until its verdict passes; a verify request goes through a fresh inventory", async () => {
+    let verdict: BomVerdict = { kind: "waitingForSkuAssignment" };
+    let requestedAt: Date | null = null;
+    const contexts: string[] = [];
+    await start({}, [], undefined, {
+      evaluate: async ({ context }) => {
+        contexts.push(context);
+        return verdict;
+      },
+      verifyRequestedAt: async () => requestedAt,
+    });
+    const until = (label: string) =>
+      waitFor(async () => (await labelOf("host-7")) === label, { timeoutMs: Number.POSITIVE_INFINITY });
+    const enqueue = () => engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-7");
+    await site.addHost("host-7", []);
+    await until("bomValidating/waitingForSkuAssignment");
+    const failed: BomVerdict = {
+      kind: "skuVerificationFailed",
+      skuId: "s.1",
+      mismatches: [{ component: "gpu", message: "gpu H100: expected 4, found 3" }],
+    };
+    // An assignment: the waiting host is checked again on its next run.
+    verdict = failed;
+    await enqueue();
+    await until("bomValidating/skuVerificationFailed");
+    expect((await state("host-7"))?.outcome?.reason).toContain("gpu H100: expected 4, found 3");
+
+    verdict = { kind: "passed", skuId: "s.1" };
+    requestedAt = new Date();
+    await enqueue();
+    await until("ready");
+    expect((await historyLabels("host-7")).slice(-7)).toEqual([
+      "bomValidating/waitingForSkuAssignment",
+      "bomValidating/skuVerificationFailed",
+      "bomValidating/updatingInventory",
+      "bomValidating/verifyingSku",
+      "validation/discovery",
+      "discovered",
+      "ready",
+    ]);
+
+    // On a Ready host, a verify request that fails keeps it out of Ready; the next one that passes brings it back.
+    verdict = failed;
+    requestedAt = new Date();
+    await enqueue();
+    await until("bomValidating/skuVerificationFailed");
+    expect((await state("host-7"))?.state).toMatchObject({ context: "onDemand" });
+    verdict = { kind: "passed", skuId: "s.1" };
+    requestedAt = new Date();
+    await enqueue();
+    await until("ready");
+    const labels = await historyLabels("host-7");
+    expect(invalidTransitions(labels)).toEqual([]);
+    expect(labels.slice(-7)).toEqual([
+      "ready",
+      "bomValidating/updatingInventory",
+      "bomValidating/verifyingSku",
+      "bomValidating/skuVerificationFailed",
+      "bomValidating/updatingInventory",
+      "bomValidating/verifyingSku",
+      "ready",
+    ]);
+    expect(new Set(contexts)).toEqual(new Set(["discovery", "onDemand"]));
   });
 });

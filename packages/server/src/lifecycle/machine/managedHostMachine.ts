@@ -5,6 +5,7 @@ import type { RacksmithDatabase } from "../../db/index.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/index.js";
 import type { BmcAccess } from "../bmc/bmcSession.js";
 import { handleAssigned } from "../handlers/assigned.js";
+import { handleBomValidating } from "../handlers/bomValidating.js";
 import { handleCreated } from "../handlers/created.js";
 import { handleDiscovered } from "../handlers/discovered.js";
 import { handleDpuDiscovering } from "../handlers/dpuDiscovering.js";
@@ -15,7 +16,7 @@ import { handleReady } from "../handlers/ready.js";
 import { handleValidation } from "../handlers/validation.js";
 import { handleWaitingForCleanup } from "../handlers/waitingForCleanup.js";
 import { RebootHeldError } from "../reboot/index.js";
-import { type ManagedHostState, managedHostStateLabel } from "../states.js";
+import { BOM_OPERATOR_WAITS, type ManagedHostState, managedHostStateLabel } from "../states.js";
 import { loadManagedHost, type ManagedHostSnapshot } from "./snapshot.js";
 import { type HostOutcome, type LifecycleDeps, Step } from "./step.js";
 
@@ -63,6 +64,7 @@ export function managedHostLifecycle(
       dpuDiscovering: run(handleDpuDiscovering),
       dpuInit: run(handleDpuInit),
       hostInit: run(handleHostInit),
+      bomValidating: run(handleBomValidating),
       validation: run(handleValidation),
       discovered: run(handleDiscovered),
       ready: run((step) => handleReady(step)),
@@ -71,7 +73,10 @@ export function managedHostLifecycle(
       failed: run(() => doNothing()),
       forceDeletion: run((step) => handleForceDeletion(step)),
     },
-    sla: (state) => deps.config.slaMs[state.state],
+    sla: (state) =>
+      state.state === "bomValidating" && BOM_OPERATOR_WAITS.has(state.bomState.step)
+        ? undefined
+        : deps.config.slaMs[state.state],
     slaExempt: slaExemptHosts,
     stateLabel: managedHostStateLabel,
   });

@@ -4,6 +4,7 @@ import { transition, wait } from "@racksmith/core/engine";
 import { HEALTH_CLASSIFICATIONS, type HealthProbeAlert, type HealthReport } from "@racksmith/core/health";
 import type { MachineRow } from "../../explorer/index.js";
 import type { LifecycleBmc } from "../bmc/bmcSession.js";
+import type { BomValidation } from "../bom/index.js";
 import type { ResolvedLifecycleConfig } from "../config.js";
 import type { InstanceFabric } from "../fabrics/index.js";
 import { decideReboot, OPEN_REBOOT_GATE, type RebootGate, RebootHeldError } from "../reboot/index.js";
@@ -35,6 +36,8 @@ export interface LifecycleDeps {
   clock: () => Date;
   /** The host's aggregate health (the health service); without it, its DPU agents' reports only. */
   hostHealth?: (hostId: string) => Promise<HealthReport>;
+  /** SKU (BOM) validation, when a plugin registered SKU rules and the site enables it; default none. */
+  bomValidation?: () => BomValidation | undefined;
   /** The site-wide reboot caps and the service's load; default: no caps, never overloaded. */
   reboots?: RebootGate;
 }

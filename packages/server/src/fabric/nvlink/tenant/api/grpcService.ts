@@ -1,21 +1,14 @@
 import type { Logger } from "@racksmith/core";
-import { InvalidArgumentError } from "@racksmith/core";
 import { timestamp } from "../../../../api/grpc/convert.js";
 import type { NvLinkHandlers } from "../../../../api/grpc/generated/racksmith/v1/NvLink.js";
 import type { NvLinkLogicalPartition } from "../../../../api/grpc/generated/racksmith/v1/NvLinkLogicalPartition.js";
-import { type GrpcServiceModule, unary } from "../../../../api/index.js";
+import { type GrpcServiceModule, requiredString, unary } from "../../../../api/index.js";
 import type { LogicalPartitionView } from "../partitions/index.js";
 import { NVLINK_LIMITS } from "./grpcLimits.js";
 import type { NvLinkApi } from "./nvlinkApi.js";
 
 export const NVLINK_SERVICE = "racksmith.v1.NvLink";
 const PROTO_FILE = "racksmith/v1/nvlink.proto";
-
-const required = (value: string | undefined, field: string): string => {
-  if (typeof value !== "string" || value.trim() === "")
-    throw new InvalidArgumentError(`${field} is required`);
-  return value;
-};
 
 /** `racksmith.v1.NvLink`: the REST API's operations with the same checks and errors. */
 export function nvlinkGrpcServices(api: NvLinkApi, logger: Logger): GrpcServiceModule[] {
@@ -25,7 +18,7 @@ export function nvlinkGrpcServices(api: NvLinkApi, logger: Logger): GrpcServiceM
       toMessage(
         await api.create({
           name: request.name || undefined,
-          tenantOrg: required(request.tenantOrg, "tenant_org"),
+          tenantOrg: requiredString(request.tenantOrg, "tenant_org"),
         }),
       ),
     ),
@@ -33,13 +26,13 @@ export function nvlinkGrpcServices(api: NvLinkApi, logger: Logger): GrpcServiceM
       partitions: (await api.list({ tenantOrg: request.tenantOrg || undefined })).map(toMessage),
     })),
     GetNvLinkPartition: unary(context, async (request) =>
-      toMessage(await api.get(required(request.id, "id"))),
+      toMessage(await api.get(requiredString(request.id, "id"))),
     ),
     DeleteNvLinkPartition: unary(context, async (request) =>
-      toMessage(await api.delete(required(request.id, "id"))),
+      toMessage(await api.delete(requiredString(request.id, "id"))),
     ),
     BrowseNmxm: unary(context, async (request) => {
-      const path = required(request.path, "path");
+      const path = requiredString(request.path, "path");
       return { path, json: JSON.stringify(await api.browse(path)) };
     }),
   };

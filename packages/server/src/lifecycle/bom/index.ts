@@ -1,0 +1,1 @@
+export { BOM_VALIDATION, type BomValidation, type BomVerdict } from "./bomValidation.js";

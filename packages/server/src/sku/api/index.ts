@@ -1,0 +1,2 @@
+export { SKU_SERVICE, skuGrpcServices } from "./grpcService.js";
+export { skuRestRoutes } from "./restRoutes.js";

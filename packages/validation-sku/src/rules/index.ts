@@ -1,0 +1,1 @@
+export { skuRules } from "./skuRules.js";
