@@ -72,9 +72,9 @@ describe("racksmith drivers list", () => {
     expect(table.stdout).toMatch(/health-probe\s+fixture-links\s+-\s+@fixture\/health-plugin/);
   });
 
-  it("lists the SKU rules of @racksmith/validation-sku as a sku-rules row", async () => {
+  it("lists the rules of the validation plugins: sku-rules and host-test-rules rows", async () => {
     const listed = await cliJson<Array<Record<string, unknown>>>(
-      ["drivers", "list", "--config", "sku.yaml"],
+      ["drivers", "list", "--config", "validation.yaml"],
       project,
     );
     expect(listed.slice(1)).toEqual([
@@ -83,6 +83,13 @@ describe("racksmith drivers list", () => {
         name: "sku",
         package: "@racksmith/validation-sku",
         version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      },
+      {
+        kind: "host-test-rules",
+        name: "host-tests",
+        package: "@racksmith/validation-host-tests",
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        builtInTests: 5,
       },
     ]);
   });

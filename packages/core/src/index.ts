@@ -148,6 +148,11 @@ export {
 } from "./standard/index.js";
 export type {
   GenerateSkuRequest,
+  HostTest,
+  HostTestOutcome,
+  HostTestRules,
+  HostTestSelection,
+  HostTestTarget,
   MachineInventory,
   SkuDocument,
   SkuMismatch,

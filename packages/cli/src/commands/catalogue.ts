@@ -138,6 +138,14 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     load: async () => (await import("./sku.js")).defineSkuCommand,
   },
   {
+    name: "validation",
+    aliases: [],
+    description:
+      "machine validation tests and their runs on hosts (on the service; needs a host test plugin)",
+    synopsis: "",
+    load: async () => (await import("./validation.js")).defineValidationCommand,
+  },
+  {
     name: "ib-partition",
     aliases: [],
     description: "tenant InfiniBand partitions (on the service; needs fabrics.infiniband)",

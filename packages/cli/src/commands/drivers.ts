@@ -18,14 +18,14 @@ const BUILT_IN_NAMES = new Set(["redfish-standard", "@racksmith/core"]);
 
 /**
  * `racksmith drivers list` (the catalogue names and describes `drivers`): every plugin contribution a config
- * loads that acts on BMCs and hosts — BMC drivers, then validation runners, SKU rules and health probes — one row each,
+ * loads that acts on BMCs and hosts — BMC drivers, then validation runners, SKU rules, host test rules and health probes — one row each,
  * its `kind` first.
  */
 export function defineDriversCommand(drivers: Command, io: CliIo): void {
   drivers
     .command("list")
     .description(
-      "list the BMC drivers (and the built-in standard driver), validation runners, SKU rules and health probes the config loads",
+      "list the BMC drivers (and the built-in standard driver), validation runners, SKU and host test rules and health probes the config loads",
     )
     .option("--config <file>", "config file (default racksmith.yaml)")
     .option("--json", "print JSON")
@@ -54,6 +54,13 @@ export function defineDriversCommand(drivers: Command, io: CliIo): void {
           name: definition.name,
           package: source.plugin,
           version: source.version,
+        })),
+        ...host.hostTestRules().map(({ definition, source }) => ({
+          kind: "host-test-rules",
+          name: definition.name,
+          package: source.plugin,
+          version: source.version,
+          builtInTests: definition.builtInTests.length,
         })),
         ...host.healthProbes().map(({ definition, source }) => ({
           kind: "health-probe",

@@ -524,6 +524,34 @@ export const ERROR_CODES = {
     meaning: "the host agent has not reported the host's inventory yet, so no SKU can be generated from it",
   },
 
+  // ---- server: machine validation (host tests) ---------------------------------------------------------------
+  host_tests_not_loaded: {
+    status: "FAILED_PRECONDITION",
+    meaning:
+      "a machine validation call while no loaded plugin registers host test rules (add @racksmith/validation-host-tests to plugins)",
+  },
+  validation_test_not_found: {
+    status: "NOT_FOUND",
+    meaning: "no machine validation test has this id",
+  },
+  validation_test_exists: {
+    status: "ALREADY_EXISTS",
+    meaning: "a machine validation test with this id exists already",
+  },
+  validation_test_read_only: {
+    status: "FAILED_PRECONDITION",
+    meaning: "a built-in machine validation test cannot be changed or verified (only enabled or disabled)",
+  },
+  validation_run_not_allowed: {
+    status: "FAILED_PRECONDITION",
+    meaning:
+      "an on-demand validation run was asked of a host that is not Ready or is assigned to an instance",
+  },
+  validation_run_not_found: {
+    status: "NOT_FOUND",
+    meaning: "no machine validation run of this host has this id",
+  },
+
   // ---- cli ---------------------------------------------------------------------------------------------------
   service_unreachable: {
     status: "UNAVAILABLE",

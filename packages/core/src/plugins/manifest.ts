@@ -2,7 +2,7 @@ import type { BmcDriverDefinition } from "../drivers/index.js";
 import type { InfiniBandFabricDefinition } from "../fabric/infiniband/index.js";
 import type { NvLinkFabricDefinition } from "../fabric/nvlink/index.js";
 import type { HealthProbe } from "../health/index.js";
-import type { SkuRules, ValidationRunner } from "../validation/index.js";
+import type { HostTestRules, SkuRules, ValidationRunner } from "../validation/index.js";
 
 /** What a plugin's `register` receives: the only way a plugin adds anything to the core. */
 export interface PluginRegistry {
@@ -14,6 +14,8 @@ export interface PluginRegistry {
   validationRunner(runner: ValidationRunner): void;
   /** Adds the rules of SKU (bill-of-materials) validation; a site loads at most one set. */
   skuRules(rules: SkuRules): void;
+  /** Adds the rules of machine validation tests run on hosts; a site loads at most one set. */
+  hostTestRules(rules: HostTestRules): void;
   /** Adds an InfiniBand fabric (UFM, …); its name must be unique across all loaded plugins. */
   infinibandFabric(definition: InfiniBandFabricDefinition): void;
   /** Adds an NVLink fabric (NMX-M, …); its name must be unique across all loaded plugins. */

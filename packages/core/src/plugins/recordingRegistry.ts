@@ -2,7 +2,7 @@ import type { BmcDriverDefinition } from "../drivers/index.js";
 import type { InfiniBandFabricDefinition } from "../fabric/infiniband/index.js";
 import type { NvLinkFabricDefinition } from "../fabric/nvlink/index.js";
 import type { HealthProbe } from "../health/index.js";
-import type { SkuRules, ValidationRunner } from "../validation/index.js";
+import type { HostTestRules, SkuRules, ValidationRunner } from "../validation/index.js";
 import type { PluginManifest, PluginRegistry } from "./manifest.js";
 
 /** Everything a plugin registered, by contract. */
@@ -11,6 +11,7 @@ export interface PluginRegistrations {
   healthProbes: HealthProbe[];
   validationRunners: ValidationRunner[];
   skuRules: SkuRules[];
+  hostTestRules: HostTestRules[];
   infinibandFabrics: InfiniBandFabricDefinition[];
   nvlinkFabrics: NvLinkFabricDefinition[];
 }
@@ -27,6 +28,7 @@ export async function collectRegistrations(
     healthProbes: [],
     validationRunners: [],
     skuRules: [],
+    hostTestRules: [],
     infinibandFabrics: [],
     nvlinkFabrics: [],
   };
@@ -35,6 +37,7 @@ export async function collectRegistrations(
     healthProbe: (definition) => void registered.healthProbes.push(definition),
     validationRunner: (runner) => void registered.validationRunners.push(runner),
     skuRules: (rules) => void registered.skuRules.push(rules),
+    hostTestRules: (rules) => void registered.hostTestRules.push(rules),
     infinibandFabric: (definition) => void registered.infinibandFabrics.push(definition),
     nvlinkFabric: (definition) => void registered.nvlinkFabrics.push(definition),
   };

@@ -1,4 +1,11 @@
 export type {
+  HostTest,
+  HostTestOutcome,
+  HostTestRules,
+  HostTestSelection,
+  HostTestTarget,
+} from "./hostTests.js";
+export type {
   MachineInventory,
   ValidationResult,
   ValidationTestResult,

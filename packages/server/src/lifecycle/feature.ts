@@ -24,6 +24,7 @@ import { type BmcAccessOptions, createBmcAccess, ServiceProbeCache } from "./bmc
 import { BOM_VALIDATION } from "./bom/index.js";
 import { lifecycleConfigProblems, type ResolvedLifecycleConfig, resolveLifecycleConfig } from "./config.js";
 import { INSTANCE_FABRICS } from "./fabrics/index.js";
+import { HOST_TEST_RUNS } from "./hostTests/index.js";
 import { InstanceService, instancesGrpcServices, instancesRestRoutes } from "./instances/index.js";
 import { managedHostLifecycle } from "./machine/managedHostMachine.js";
 import type { ForceDeletionHook } from "./machine/step.js";
@@ -63,6 +64,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
           hostHealth: (hostId) => (bound?.hostHealth ?? unbound)(hostId),
           instanceFabrics: () => bound?.instanceFabrics?.() ?? [],
           bomValidation: () => bound?.bomValidation?.(),
+          hostTestRuns: () => bound?.hostTestRuns?.(),
         }),
       ];
     },
@@ -101,6 +103,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         hostHealth: (hostId) => health.aggregate(hostId),
         instanceFabrics: () => context.extensions.list(INSTANCE_FABRICS),
         bomValidation: () => context.extensions.list(BOM_VALIDATION)[0],
+        hostTestRuns: () => context.extensions.list(HOST_TEST_RUNS)[0],
       };
       const instances = new InstanceService({
         database,
@@ -145,7 +148,13 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
           lifecycleRestRoutes(adminDeps)(app);
         },
         grpc: [
-          ...agentGrpcServices({ database, engine, logger, hostAgentValidation: config.hostAgentValidation }),
+          ...agentGrpcServices({
+            database,
+            engine,
+            logger,
+            hostAgentValidation: config.hostAgentValidation,
+            hostTestRuns: () => context.extensions.list(HOST_TEST_RUNS)[0],
+          }),
           ...instancesGrpcServices(instances, logger),
           ...healthGrpcServices(health, logger),
           ...lifecycleGrpcServices(adminDeps),

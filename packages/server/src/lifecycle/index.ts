@@ -13,6 +13,13 @@ export {
 export { INSTANCE_FABRICS, type InstanceFabric, type InstanceFabricTarget } from "./fabrics/index.js";
 export { createLifecycleFeature, type LifecycleFeatureOptions, lifecycleFeature } from "./feature.js";
 export { invalidTransitions, MANAGED_HOST_GRAPH, type StateGraph } from "./graph.js";
+export {
+  HOST_TEST_RUNS,
+  type HostTestRunStatus,
+  type HostTestRuns,
+  HostTestsNotLoadedError,
+  type PendingHostTestRun,
+} from "./hostTests/index.js";
 export * from "./instances/index.js";
 export { managedHostLifecycle } from "./machine/managedHostMachine.js";
 export type { ManagedHostSnapshot } from "./machine/snapshot.js";

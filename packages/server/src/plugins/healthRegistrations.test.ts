@@ -162,6 +162,29 @@ describe("health probe and validation runner registrations", () => {
     expect(new PluginHost().skuRules()).toEqual([]);
   });
 
+  it("keeps one set of host test rules, each built-in test parsed by the rules", async () => {
+    const rules = {
+      name: "tests",
+      builtInTests: [],
+      parseTest: () => {
+        throw new Error("not a test");
+      },
+      select: () => ({ tests: [], unschedulable: [] }),
+      judge: () => ({ passed: true, message: "" }),
+    };
+    const host = new PluginHost();
+    expect(await register(host, "@x/tests", (r) => r.hostTestRules(rules))).toBeUndefined();
+    expect(host.hostTestRules().map((r) => r.definition.name)).toEqual(["tests"]);
+    const second = await register(host, "@x/more", (r) => r.hostTestRules({ ...rules, name: "more" }));
+    expect((second as PluginLoadError).code).toBe("plugin_duplicate");
+    const bad = await register(new PluginHost(), "@x/bad", (r) =>
+      r.hostTestRules({ ...rules, builtInTests: [{ id: "b" } as never] }),
+    );
+    expect((bad as PluginLoadError).message).toMatch(
+      /host test rules "tests": built-in test "b": not a test/,
+    );
+  });
+
   it("refuses SKU rules without verify, naming it", async () => {
     const error = await register(new PluginHost(), "@x/bad", (r) =>
       r.skuRules({ ...skuRules("bom"), verify: undefined } as unknown as SkuRules),

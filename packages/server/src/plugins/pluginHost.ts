@@ -1,5 +1,11 @@
 import "reflect-metadata";
-import type { PluginManifest, PluginRegistry, SkuRules, ValidationRunner } from "@racksmith/core";
+import type {
+  HostTestRules,
+  PluginManifest,
+  PluginRegistry,
+  SkuRules,
+  ValidationRunner,
+} from "@racksmith/core";
 import {
   type BmcDriverDefinition,
   CORE_VERSION,
@@ -12,7 +18,7 @@ import { defineInfiniBandFabric, type InfiniBandFabricDefinition } from "@racksm
 import { defineNvLinkFabric, type NvLinkFabricDefinition } from "@racksmith/core/nvlink";
 import { type DependencyContainer, type InjectionToken, container as rootContainer } from "tsyringe";
 import { PluginLoadError } from "./errors.js";
-import { checkSkuRules } from "./skuRules.js";
+import { checkHostTestRules, checkSkuRules } from "./validationRules.js";
 import { checkValidationRunner } from "./validationRunner.js";
 
 /** Where a registration came from, for `racksmith drivers list` and error messages. */
@@ -56,6 +62,15 @@ export interface RegisteredSkuRules {
 
 /** Injection token of the registered SKU rules (a site loads at most one set). */
 export const SKU_RULES_TOKEN: InjectionToken<RegisteredSkuRules> = Symbol.for("racksmith.skuRules");
+
+export interface RegisteredHostTestRules {
+  definition: HostTestRules;
+  source: PluginSource;
+}
+
+/** Injection token of the registered host test rules (a site loads at most one set). */
+export const HOST_TEST_RULES_TOKEN: InjectionToken<RegisteredHostTestRules> =
+  Symbol.for("racksmith.hostTestRules");
 
 export interface RegisteredNvLinkFabric {
   definition: NvLinkFabricDefinition;
@@ -117,7 +132,20 @@ export class PluginHost {
           checked(checkValidationRunner, runner, "validation runner", source),
           source,
         ),
-      skuRules: (rules) => this.addSkuRules(checked(checkSkuRules, rules, "SKU rules", source), source),
+      skuRules: (rules) =>
+        this.addOnlySet(
+          SKU_RULES_TOKEN,
+          "SKU rules",
+          checked(checkSkuRules, rules, "SKU rules", source),
+          source,
+        ),
+      hostTestRules: (rules) =>
+        this.addOnlySet(
+          HOST_TEST_RULES_TOKEN,
+          "host test rules",
+          checked(checkHostTestRules, rules, "host test rules", source),
+          source,
+        ),
       infinibandFabric: (definition) => this.addInfiniBandFabric(definition, source),
       nvlinkFabric: (definition) => this.addNvLinkFabric(definition, source),
     };
@@ -175,6 +203,11 @@ export class PluginHost {
   /** The SKU rules a plugin registered (none, or one). */
   skuRules(): RegisteredSkuRules[] {
     return this.resolveAll(SKU_RULES_TOKEN);
+  }
+
+  /** The host test rules a plugin registered (none, or one). */
+  hostTestRules(): RegisteredHostTestRules[] {
+    return this.resolveAll(HOST_TEST_RULES_TOKEN);
   }
 
   plugins(): readonly PluginSource[] {
@@ -273,17 +306,23 @@ export class PluginHost {
     this.container.register(INFINIBAND_FABRIC_TOKEN, { useValue: { definition: checked, source } });
   }
 
-  private addSkuRules(rules: SkuRules, source: PluginSource): void {
-    const [existing] = this.skuRules();
+  /** Registers rules a site has one set of (SKU rules, host test rules), refusing a second set. */
+  private addOnlySet<T extends { readonly name: string }>(
+    token: InjectionToken<{ definition: T; source: PluginSource }>,
+    kind: string,
+    rules: T,
+    source: PluginSource,
+  ): void {
+    const [existing] = this.resolveAll(token);
     if (existing) {
       throw new PluginLoadError(
         "plugin_duplicate",
         source.plugin,
-        `SKU rules ${JSON.stringify(rules.name)}: ${existing.source.plugin} already registered SKU rules (${JSON.stringify(existing.definition.name)}) and a site compares SKUs by one set`,
+        `${kind} ${JSON.stringify(rules.name)}: ${existing.source.plugin} already registered ${kind} (${JSON.stringify(existing.definition.name)}) and a site uses one set`,
         `list only one of ${existing.source.plugin} and ${source.plugin} in the config`,
       );
     }
-    this.container.register(SKU_RULES_TOKEN, { useValue: { definition: rules, source } });
+    this.container.register(token, { useValue: { definition: rules, source } });
   }
 
   private resolveAll<T>(token: InjectionToken<T>): T[] {

@@ -3,6 +3,7 @@ import { infinibandFeature } from "../fabric/infiniband/feature.js";
 import { nvlinkFeature } from "../fabric/nvlink/feature.js";
 import { inventoryFeature } from "../inventory/index.js";
 import { lifecycleFeature } from "../lifecycle/feature.js";
+import { machineValidationFeature } from "../machineValidation/index.js";
 import { skuFeature } from "../sku/index.js";
 import type { ServiceFeature } from "./feature.js";
 
@@ -12,6 +13,7 @@ export const DEFAULT_FEATURES: readonly ServiceFeature[] = [
   siteExplorerFeature,
   lifecycleFeature,
   skuFeature,
+  machineValidationFeature,
   infinibandFeature,
   nvlinkFeature,
 ];

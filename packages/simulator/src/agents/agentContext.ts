@@ -19,18 +19,24 @@ export function jittered(ms: number): number {
   return ms * (0.9 + Math.random() * 0.2);
 }
 
-/** A timer that a stopped agent clears at once (rejects with {@link AgentStoppedError}). */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * A timer that a stopped agent clears at once (rejects with {@link AgentStoppedError}); jittered unless
+ * `exact` (a test's timeout is a bound, not a pace).
+ */
+export function delay(ms: number, signal: AbortSignal, exact = false): Promise<void> {
   if (signal.aborted) return Promise.reject(new AgentStoppedError());
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
       reject(new AgentStoppedError());
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, jittered(ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      exact ? ms : jittered(ms),
+    );
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -111,10 +111,47 @@ describe("simulated host agent", () => {
     expect(gpus()).toEqual([all, all - 1, all]);
   });
 
+  it("runs the host tests it is handed as their scenario says, a hanging one stopped at its timeout", async () => {
+    const spec = (id: string, timeoutMs = 5_000) => ({
+      id,
+      command: "stress-ng",
+      args: ["--cpu", "0"],
+      timeoutMs: String(timeoutMs),
+    });
+    sim.agents.setHostTestBehaviour(sim.host.mac, "t-fail", "fail");
+    sim.agents.setHostTestBehaviour(sim.host.id, "t-hang", "hang");
+    sim.agents.setHostTestBehaviour(sim.host.id, "t-crash", "crash");
+    sim.server.actions.set(HOST_ID, [
+      {
+        action: "validation",
+        validationContext: "cleanup",
+        validationRunId: "run-1",
+        tests: [spec("t-pass"), spec("t-fail"), spec("t-hang", 300), spec("t-crash")],
+      },
+    ]);
+    await reset(sim.host, "On");
+    await vi.waitFor(() => expect(sim.server.of("ValidationCompleted", HOST_ID)).toHaveLength(1), {
+      timeout: 10_000,
+    });
+    const report = sim.server.of("ValidationCompleted", HOST_ID)[0]?.request;
+    expect(report).toMatchObject({ runId: "run-1", context: "cleanup", passed: false });
+    expect(report?.results.map((r) => [r.name, r.passed, r.exitCode, r.timedOut])).toEqual([
+      ["t-pass", true, 0, false],
+      ["t-fail", false, 1, false],
+      ["t-hang", false, undefined, true],
+      ["t-crash", false, undefined, false],
+    ]);
+    // Stopped at its timeout, and says so.
+    expect(report?.results[2]?.stderr).toContain("stopped after 300 ms");
+  });
+
   it("refuses fault controls for a BMC that has no such agent, or a count that is not one", () => {
     expect(() => sim.agents.failCleanup(sim.dpu.id, "x")).toThrow(/no host virtual BMC/);
     expect(() => sim.agents.setMissingGpus(sim.dpu.id, 1)).toThrow(/no host virtual BMC/);
     expect(() => sim.agents.setMissingGpus(sim.host.id, -1)).toThrow(/whole number ≥ 0, got -1/);
+    expect(() => sim.agents.setHostTestBehaviour(sim.host.id, "t", "explode" as never)).toThrow(
+      /must be one of pass, fail, hang, crash or null, got explode/,
+    );
     expect(() => sim.agents.silenceDpuAgent("no-such-bmc")).toThrow(/no dpu virtual BMC/);
   });
 });

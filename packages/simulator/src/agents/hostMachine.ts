@@ -3,6 +3,7 @@ import { AgentCallError } from "./agentApi.js";
 import { type AgentContext, call, callWithRetry, delay, isNotFound } from "./agentContext.js";
 import { discoverMachine } from "./discover.js";
 import type { DpuMachine } from "./dpuMachine.js";
+import { type HostTestBehaviour, runSimulatedTest } from "./hostTests.js";
 import { hostInventory } from "./inventory.js";
 import type { AgentControlResponse, MachineInventory } from "./messages.js";
 import { SimMachine } from "./simMachine.js";
@@ -16,6 +17,8 @@ export class HostMachine extends SimMachine {
   readonly dpus: DpuMachine[] = [];
   powered = true;
   cleanupFailure: string | null = null;
+  /** How each host test (by id) goes on this host; a test not listed passes. */
+  readonly testBehaviours = new Map<string, HostTestBehaviour>();
   /** GPUs the host agent leaves out of its inventory (a GPU fallen off the bus). */
   missingGpus = 0;
   private inventory: Promise<MachineInventory> | undefined;
@@ -94,6 +97,25 @@ export class HostMachine extends SimMachine {
     }
   }
 
+  /** A run of host tests: each test in turn, as its scenario behaviour says, then the results in one report. */
+  private async runTests(
+    context: AgentContext,
+    machineId: string,
+    control: AgentControlResponse,
+  ): Promise<void> {
+    const results = [];
+    for (const spec of control.tests ?? []) {
+      results.push(await runSimulatedTest(spec, this.testBehaviours.get(spec.id) ?? "pass", context.signal));
+    }
+    await callWithRetry(context, "ValidationCompleted", {
+      machineId,
+      context: control.validationContext,
+      passed: results.every((result) => result.passed),
+      results,
+      runId: control.validationRunId,
+    });
+  }
+
   /** Actions run inline, so the loop never starts one while the previous is still running. */
   private async act(
     context: AgentContext,
@@ -119,7 +141,11 @@ export class HostMachine extends SimMachine {
         });
         return;
       }
-      case "validation":
+      case "validation": {
+        if (control.validationRunId) {
+          await this.runTests(context, machineId, control);
+          return;
+        }
         await callWithRetry(context, "ValidationCompleted", {
           machineId,
           context: control.validationContext,
@@ -127,6 +153,7 @@ export class HostMachine extends SimMachine {
           results: [{ name: "simulated-smoke-test", passed: true, message: "passed", durationMs: "1" }],
         });
         return;
+      }
       case "reset":
         // The service asks for the machine to be identified afresh (its record was reset).
         await callWithRetry(context, "DiscoverMachine", { inventory });

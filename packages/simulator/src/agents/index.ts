@@ -12,6 +12,7 @@ export {
   simulatedHostGpus,
   simulatedHostIndex,
 } from "./gpus.js";
+export { HOST_TEST_BEHAVIOURS, type HostTestBehaviour } from "./hostTests.js";
 export {
   SIMULATED_HCA_MODEL,
   SIMULATED_IB_PORTS_PER_HOST,

@@ -123,6 +123,17 @@ export interface AgentControlResponse {
   /** noop | discovery | cleanup | validation | reset */
   action: string;
   validationContext: string;
+  /** validation of host tests: the run to report, and its tests. */
+  validationRunId?: string;
+  tests?: HostTestSpec[];
+}
+
+/** A test the service hands the host agent to run. */
+export interface HostTestSpec {
+  id: string;
+  command: string;
+  args: string[];
+  timeoutMs: string;
 }
 
 export interface CleanupCompletedRequest {
@@ -136,6 +147,12 @@ export interface ValidationTestResult {
   passed: boolean;
   message: string;
   durationMs: string;
+  exitCode?: number;
+  stdout?: string;
+  stderr?: string;
+  startedAt?: Timestamp;
+  endedAt?: Timestamp;
+  timedOut?: boolean;
 }
 
 export interface ValidationCompletedRequest {
@@ -143,6 +160,7 @@ export interface ValidationCompletedRequest {
   context: string;
   passed: boolean;
   results: ValidationTestResult[];
+  runId?: string;
 }
 
 /** What each RPC the agents make takes and returns. */

@@ -5,6 +5,7 @@ import { AgentApi } from "./agentApi.js";
 import { DpuMachine } from "./dpuMachine.js";
 import { SimulatedAgentNotFoundError } from "./errors.js";
 import { HostMachine } from "./hostMachine.js";
+import { HOST_TEST_BEHAVIOURS } from "./hostTests.js";
 import type { SimDeps, SimMachine } from "./simMachine.js";
 import { AgentStatsCounter } from "./stats.js";
 import {
@@ -92,6 +93,16 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
     setDpuHealth: (key, alerts: readonly DpuHealthAlert[]) => dpu(key).setHealth(alerts),
     failCleanup(key, message) {
       host(key).cleanupFailure = message;
+    },
+    setHostTestBehaviour(key, testId, behaviour) {
+      if (behaviour !== null && !HOST_TEST_BEHAVIOURS.includes(behaviour)) {
+        throw new RangeError(
+          `setHostTestBehaviour: behaviour must be one of ${HOST_TEST_BEHAVIOURS.join(", ")} or null, got ${String(behaviour)}`,
+        );
+      }
+      const behaviours = host(key).testBehaviours;
+      if (behaviour === null) behaviours.delete(testId);
+      else behaviours.set(testId, behaviour);
     },
     setMissingGpus(key, count) {
       if (!Number.isInteger(count) || count < 0) {

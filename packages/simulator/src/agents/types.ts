@@ -1,5 +1,6 @@
 import type { Logger } from "@racksmith/core";
 import type { Fleet } from "../fleet/index.js";
+import type { HostTestBehaviour } from "./hostTests.js";
 import type { AgentRpcName } from "./messages.js";
 
 /** How long the simulated machines and agents take (ms). Every delay is jittered by ±10 %. */
@@ -80,6 +81,12 @@ export interface SimulatedAgents {
   setDpuHealth(dpuBmcIdOrMac: string, alerts: readonly DpuHealthAlert[]): void;
   /** The host agent reports its cleanups as failed with this message; `null` lets them succeed again. */
   failCleanup(hostBmcIdOrMac: string, message: string | null): void;
+  /**
+   * How the host test `testId` goes when the service hands it to this host's agent: `pass` (exit 0, the
+   * default), `fail` (exit 1), `hang` (stopped at its timeout, reported timed out), `crash` (no exit code);
+   * null: passes again.
+   */
+  setHostTestBehaviour(hostBmcIdOrMac: string, testId: string, behaviour: HostTestBehaviour | null): void;
   /**
    * The host agent leaves `count` of the host's GPUs out of every inventory from its next discovery on (a GPU
    * fallen off the bus); 0 restores them.

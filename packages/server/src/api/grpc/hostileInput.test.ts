@@ -317,6 +317,14 @@ describe("the gRPC API under hostile input", () => {
     }
   }, 90_000);
 
+  it("answers a message that would quote half a surrogate pair with U+FFFD in its place, and lives on", async () => {
+    // V8 cuts the JSON it quotes in a SyntaxError after a fixed number of code units: here inside a 𝕏.
+    const answer = await call("racksmith.v1.Skus", "CreateSku", { documentJson: `x${"𝕏".repeat(10)}` });
+    expect(answer.code).toBe(status.INVALID_ARGUMENT);
+    expect(answer.details).toMatch(/^document_json is not JSON: .*\uFFFD/);
+    expect(await grpcHealthStatus(api.grpcAddress, "")).toBe("SERVING");
+  });
+
   it("cuts the status message of any service, ours or not, so the connection survives it", async () => {
     // grpc-health-check echoes the service name it does not know into its NOT_FOUND message.
     const failure = await grpcFailure(grpcHealthStatus(api.grpcAddress, "s".repeat(100_000)));
@@ -340,6 +348,7 @@ describe("the gRPC API under hostile input", () => {
           "racksmith.v1.Health",
           "racksmith.v1.Lifecycle",
           "racksmith.v1.Skus",
+          "racksmith.v1.MachineValidation",
           "racksmith.v1.InfiniBand",
           "racksmith.v1.NvLink",
         ]),

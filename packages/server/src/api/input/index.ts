@@ -9,4 +9,4 @@ export {
   MAX_MESSAGE_LENGTH,
   MAX_PASSWORD_LENGTH,
 } from "./limits.js";
-export { assertStorableText, findBadText, MAX_NESTING_DEPTH, textProblem } from "./text.js";
+export { assertStorableText, findBadText, MAX_NESTING_DEPTH, textProblem, wellFormed } from "./text.js";

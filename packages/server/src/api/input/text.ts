@@ -5,6 +5,16 @@ import { childPath } from "./fieldPath.js";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why PostgreSQL could not store `value` as text (NUL byte, lone surrogate), or undefined when it can. */
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+
+/**
+ * `value` with each lone surrogate replaced by U+FFFD: text that can be encoded (as UTF-8, or with `encodeURI`
+ * as grpc-js does for a status message, which throws on a lone surrogate).
+ */
+export function wellFormed(value: string): string {
+  return value.replace(LONE_SURROGATES, "\uFFFD");
+}
+
 export function textProblem(value: string): string | undefined {
   if (value.includes("\u0000")) return "contains a NUL byte";
   const surrogate = LONE_SURROGATE.exec(value);

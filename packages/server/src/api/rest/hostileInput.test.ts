@@ -19,11 +19,15 @@ const BODYLESS = new Set([
   "post /api/v1/site-explorer/endpoints/{address}/re-explore",
   "post /api/v1/machines/{id}/force-delete",
   "post /api/v1/machines/{id}/sku/verify",
+  "post /api/v1/validation/tests/{id}/enable",
+  "post /api/v1/validation/tests/{id}/disable",
+  "post /api/v1/validation/tests/{id}/verify",
 ]);
 /** Bodies that may be left out (their schema allows null). */
 const OPTIONAL_BODIES = new Set([
   "post /api/v1/site-explorer/endpoints/{address}/explore",
   "post /api/v1/instances/{id}/release",
+  "post /api/v1/machines/{id}/validation/runs",
 ]);
 const MEGABYTE = 1024 * 1024;
 

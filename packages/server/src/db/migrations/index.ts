@@ -7,6 +7,7 @@ import { infiniband } from "./0006_infiniband.js";
 import { nvlink } from "./0007_nvlink.js";
 import { stateHistoryExit } from "./0008_state_history_exit.js";
 import { sku } from "./0009_sku.js";
+import { machineValidation } from "./0010_machine_validation.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   nvlink,
   stateHistoryExit,
   sku,
+  machineValidation,
 ];

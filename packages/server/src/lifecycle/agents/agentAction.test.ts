@@ -72,6 +72,20 @@ describe("agentAction", () => {
       },
       { action: "noop" },
     ],
+    [
+      "host tests waiting for the agent: the run and its tests, whatever hostAgentValidation says",
+      {
+        state: validation,
+        reports: none,
+        hostAgentValidation: false,
+        hostTestRun: { runId: "r-1", context: "cleanup", tests: [] },
+      },
+      {
+        action: "validation",
+        validationContext: "cleanup",
+        hostTests: { runId: "r-1", context: "cleanup", tests: [] },
+      },
+    ],
     ["cleanup, never reported", { state: hostCleanup, reports: none }, { action: "cleanup" }],
     [
       "cleanup reported for an earlier cleanup",

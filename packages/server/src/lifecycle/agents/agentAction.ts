@@ -1,4 +1,5 @@
 import type { MachineKind } from "../../explorer/machineIds.js";
+import type { PendingHostTestRun } from "../hostTests/index.js";
 import type { ManagedHostState } from "../states.js";
 import type { MachineReportsRow } from "./agentStore.js";
 
@@ -8,6 +9,8 @@ export interface AgentAction {
   action: AgentActionKind;
   /** validation only: why it runs (discovery | cleanup | onDemand). */
   validationContext?: string;
+  /** validation of host tests only: the run and its tests. */
+  hostTests?: PendingHostTestRun;
 }
 
 export interface AgentActionInput {
@@ -21,6 +24,8 @@ export interface AgentActionInput {
   /** Whether the host agent runs the validation tests (else validation runners do, without it). */
   hostAgentValidation: boolean;
   kind: MachineKind;
+  /** The host's run of host tests waiting for its agent (read only while the host is in validation). */
+  hostTestRun?: PendingHostTestRun | null;
 }
 
 /**
@@ -48,6 +53,9 @@ export function agentAction(input: AgentActionInput): AgentAction {
         ? { action: "cleanup" }
         : { action: "noop" };
     case "validation":
+      if (input.hostTestRun) {
+        return { action: "validation", validationContext: state.context, hostTests: input.hostTestRun };
+      }
       return input.hostAgentValidation && pending(reports?.validation_completed_at)
         ? { action: "validation", validationContext: state.context }
         : { action: "noop" };

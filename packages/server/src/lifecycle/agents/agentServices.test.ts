@@ -4,6 +4,7 @@ import type { DpuAgentClient } from "../../api/grpc/generated/racksmith/v1/DpuAg
 import type { HostAgentClient } from "../../api/grpc/generated/racksmith/v1/HostAgent.js";
 import type { ManagedHostNetworkConfig__Output } from "../../api/grpc/generated/racksmith/v1/ManagedHostNetworkConfig.js";
 import { type ApiHarness, call, grpcFailure, startApiHarness } from "../../testing/index.js";
+import type { HostTestRuns } from "../hostTests/index.js";
 import type { DpuNetworkObservation } from "../tables.js";
 import { clearSite, insertHost, parkedManagedHostMachine, placeHost } from "./__fixtures__/site.js";
 import { agentGrpcServices } from "./grpcService.js";
@@ -12,6 +13,7 @@ let api: ApiHarness;
 let host: HostAgentClient;
 let dpu: DpuAgentClient;
 let now = new Date("2026-03-01T12:00:00.000Z");
+let hostTestRuns: HostTestRuns | undefined;
 
 const HOST = "h-1";
 const DPU1 = "d-1";
@@ -22,7 +24,12 @@ beforeAll(async () => {
     name: "agents",
     machines: [parkedManagedHostMachine()],
     apis: (context) => ({
-      grpc: agentGrpcServices({ ...context, clock: () => now, hostAgentValidation: true }),
+      grpc: agentGrpcServices({
+        ...context,
+        clock: () => now,
+        hostAgentValidation: true,
+        hostTestRuns: () => hostTestRuns,
+      }),
     }),
   });
   host = api.client<HostAgentClient>("racksmith.v1.HostAgent", "racksmith/v1/agents.proto");
@@ -32,6 +39,7 @@ afterAll(() => api?.close());
 beforeEach(async () => {
   await clearSite(api.database);
   api.enqueued.length = 0;
+  hostTestRuns = undefined;
   now = new Date("2026-03-01T12:00:00.000Z");
   await insertHost(api.database, {
     id: HOST,
@@ -134,6 +142,8 @@ describe("HostAgent events and AgentControl", () => {
     expect(await call((cb) => host.AgentControl({ machineId: HOST }, cb))).toEqual({
       action: "discovery",
       validationContext: "",
+      validationRunId: "",
+      tests: [],
     });
     const recorded = await call<AgentEventResponse__Output>((cb) =>
       host.DiscoveryCompleted({ machineId: HOST }, cb),
@@ -156,9 +166,12 @@ describe("HostAgent events and AgentControl", () => {
       { state: "validation", context: "discovery" },
       new Date("2026-03-01T11:00:00Z"),
     );
+    // Without host tests: the agent's own, with no run.
     expect(await call((cb) => host.AgentControl({ machineId: HOST }, cb))).toEqual({
       action: "validation",
       validationContext: "discovery",
+      validationRunId: "",
+      tests: [],
     });
     await call((cb) =>
       host.ValidationCompleted(
@@ -393,5 +406,98 @@ describe("DpuAgent", () => {
       code: 3,
       details: "dpu_id is required",
     });
+  });
+});
+
+describe("host tests through the host agent API", () => {
+  const spec = {
+    id: "t-1",
+    name: "t-1",
+    command: "stress-ng",
+    args: ["--cpu", "0"],
+    timeoutMs: 5_000,
+    version: "v1",
+    enabled: true,
+    verified: true,
+    platforms: [],
+    skus: [],
+    contexts: ["cleanup" as const],
+    description: "",
+  };
+  const judged = {
+    context: "cleanup",
+    passed: false,
+    runBy: "host-tests",
+    results: [{ name: "t-1", passed: false, message: "exit code 3", durationMs: 2_000 }],
+  };
+
+  it("hands a host in validation its run's tests, and records the run's report through the host tests", async () => {
+    const reported: unknown[] = [];
+    hostTestRuns = {
+      ensureRun: async () => null,
+      pendingRun: async () => ({ runId: "r-1", context: "cleanup", tests: [spec] }),
+      recordOutcomes: async (hostId, runId, outcomes) => {
+        reported.push({ hostId, runId, outcomes });
+        return judged;
+      },
+      onDemandRequested: async () => false,
+    };
+    await placeHost(api.engine, api.database, HOST, { state: "validation", context: "cleanup" });
+    const control = await call((cb) => host.AgentControl({ machineId: HOST }, cb));
+    expect(control).toMatchObject({
+      action: "validation",
+      validationContext: "cleanup",
+      validationRunId: "r-1",
+      tests: [{ id: "t-1", command: "stress-ng", args: ["--cpu", "0"], timeoutMs: "5000" }],
+    });
+    const at = (iso: string) => ({ seconds: String(Date.parse(iso) / 1000), nanos: 0 });
+    await call((cb) =>
+      host.ValidationCompleted(
+        {
+          machineId: HOST,
+          context: "cleanup",
+          runId: "r-1",
+          results: [
+            {
+              name: "t-1",
+              exitCode: 3,
+              stderr: "fan 3: 0 RPM",
+              startedAt: at("2026-03-01T12:00:00Z"),
+              endedAt: at("2026-03-01T12:00:02Z"),
+              timedOut: false,
+            },
+          ],
+        },
+        cb,
+      ),
+    );
+    expect(reported).toEqual([
+      {
+        hostId: HOST,
+        runId: "r-1",
+        outcomes: [
+          {
+            testId: "t-1",
+            exitCode: 3,
+            stdout: "",
+            stderr: "fan 3: 0 RPM",
+            startedAt: "2026-03-01T12:00:00.000Z",
+            endedAt: "2026-03-01T12:00:02.000Z",
+            timedOut: false,
+          },
+        ],
+      },
+    ]);
+    expect((await reportOf(HOST))?.validation_result).toEqual(judged);
+    expect(api.enqueued).toContain(HOST);
+  });
+
+  it("refuses a run's report while no plugin registers host test rules", async () => {
+    const failure = await grpcFailure(
+      call((cb) =>
+        host.ValidationCompleted({ machineId: HOST, context: "cleanup", runId: "r-1", results: [] }, cb),
+      ),
+    );
+    expect(failure).toMatchObject({ code: 9, errorCode: "host_tests_not_loaded" });
   });
 });

@@ -76,8 +76,12 @@ export class AgentStore {
     }));
   }
 
-  recordValidationCompleted(machineId: string, result: Omit<ValidationResult, "runBy">): Promise<Date> {
-    const stored: ValidationResult = { ...result, runBy: HOST_AGENT_RUNNER };
+  /** The host agent's validation result (its own tests, or a run of host tests the service judged). */
+  recordValidationCompleted(
+    machineId: string,
+    result: Omit<ValidationResult, "runBy"> & { runBy?: string },
+  ): Promise<Date> {
+    const stored: ValidationResult = { ...result, runBy: result.runBy ?? HOST_AGENT_RUNNER };
     return this.record(machineId, (now) => ({
       validation_completed_at: now,
       validation_result: JSON.stringify(stored),

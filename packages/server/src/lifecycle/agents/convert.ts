@@ -1,4 +1,4 @@
-import type { MachineInventory, ValidationTestResult } from "@racksmith/core";
+import type { HostTestOutcome, MachineInventory, ValidationTestResult } from "@racksmith/core";
 import { InvalidArgumentError } from "@racksmith/core";
 import type { HealthProbeAlert, HealthReport } from "@racksmith/core/health";
 import type { HealthReport__Output } from "../../api/grpc/generated/racksmith/v1/HealthReport.js";
@@ -100,4 +100,24 @@ export function validationResultsFromMessage(
     message: result.message,
     durationMs: uint(result.durationMs, `results[${i}].duration_ms`),
   }));
+}
+
+/** A run of host tests as the agent reports it: per test, how its command ended and the end of its output. */
+export function hostTestOutcomesFromMessage(
+  results: readonly ValidationTestResult__Output[],
+): HostTestOutcome[] {
+  return results.map((result, i) => {
+    const at = `results[${i}]`;
+    const startedAt = isoFromTimestamp(result.startedAt, `${at}.started_at`);
+    return {
+      testId: requiredString(result.name, `${at}.name`),
+      exitCode: result.exitCode ?? null,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      // Missing times are stamped with the time of receipt when stored.
+      startedAt: startedAt ?? "",
+      endedAt: isoFromTimestamp(result.endedAt, `${at}.ended_at`) ?? startedAt ?? "",
+      timedOut: result.timedOut,
+    };
+  });
 }

@@ -27,5 +27,11 @@ export const HOST_AGENT_LIMITS: ServiceLimits<HostAgentHandlers> = {
   DiscoveryCompleted: DEFAULT_LIMITS,
   RebootCompleted: DEFAULT_LIMITS,
   CleanupCompleted: { maxLength: { message: MAX_AGENT_OUTPUT_LENGTH } },
-  ValidationCompleted: { maxLength: { "results[].message": MAX_AGENT_OUTPUT_LENGTH } },
+  ValidationCompleted: {
+    maxLength: {
+      "results[].message": MAX_AGENT_OUTPUT_LENGTH,
+      "results[].stdout": MAX_AGENT_OUTPUT_LENGTH,
+      "results[].stderr": MAX_AGENT_OUTPUT_LENGTH,
+    },
+  },
 };

@@ -5,11 +5,13 @@ import type { DpuAgentHandlers } from "../../api/grpc/generated/racksmith/v1/Dpu
 import type { HostAgentHandlers } from "../../api/grpc/generated/racksmith/v1/HostAgent.js";
 import { type GrpcServiceModule, unary } from "../../api/index.js";
 import type { Database } from "../../db/index.js";
+import { type HostTestRuns, HostTestsNotLoadedError } from "../hostTests/index.js";
 import { agentAction } from "./agentAction.js";
 import { readAgentControlView } from "./agentControlView.js";
 import { AgentStore } from "./agentStore.js";
 import {
   dpuHealthFromMessage,
+  hostTestOutcomesFromMessage,
   interfacesFromMessage,
   inventoryFromMessage,
   validationResultsFromMessage,
@@ -32,6 +34,8 @@ export interface AgentServicesDeps {
   clock?: () => Date;
   /** Whether the host agent runs the validation tests (lifecycle config `hostAgentValidation`). */
   hostAgentValidation: boolean;
+  /** Machine validation tests (a plugin's host test rules); default none. */
+  hostTestRuns?: () => HostTestRuns | undefined;
 }
 
 /** `racksmith.v1.DpuAgent` and `racksmith.v1.HostAgent`: every report is stored, then its host enqueued. */
@@ -87,13 +91,30 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
       const view = await readAgentControlView(db, requiredString(request.machineId, "machine_id"));
       await store.recordContact(view.machineId);
       if (!view.host) return { action: "noop", validationContext: "" };
+      const hostTests = deps.hostTestRuns?.();
+      // Only a host agent in validation can have tests to run: the lookup is skipped on every other poll.
+      const hostTestRun =
+        hostTests && view.kind === "host" && view.host.state.state === "validation"
+          ? await hostTests.pendingRun(view.machineId)
+          : null;
       const decided = agentAction({
         ...view.host,
         reports: view.reports,
         hostAgentValidation: deps.hostAgentValidation,
         kind: view.kind,
+        hostTestRun,
       });
-      return { action: decided.action, validationContext: decided.validationContext ?? "" };
+      return {
+        action: decided.action,
+        validationContext: decided.validationContext ?? "",
+        validationRunId: decided.hostTests?.runId ?? "",
+        tests: (decided.hostTests?.tests ?? []).map((test) => ({
+          id: test.id,
+          command: test.command,
+          args: test.args,
+          timeoutMs: String(test.timeoutMs),
+        })),
+      };
     }),
     DiscoveryCompleted: unary(context, (request) =>
       report(request.machineId, (id) => store.recordDiscoveryCompleted(id)),
@@ -107,6 +128,14 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
       ),
     ),
     ValidationCompleted: unary(context, async (request) => {
+      if (request.runId) {
+        const hostTests = deps.hostTestRuns?.();
+        if (!hostTests) throw new HostTestsNotLoadedError();
+        const outcomes = hostTestOutcomesFromMessage(request.results);
+        return report(request.machineId, async (id) =>
+          store.recordValidationCompleted(id, await hostTests.recordOutcomes(id, request.runId, outcomes)),
+        );
+      }
       const result = {
         context: requiredString(request.context, "context"),
         passed: request.passed,

@@ -10,6 +10,7 @@ import { FakeSite } from "../__fixtures__/fakeSite.js";
 import type { BomValidation, BomVerdict } from "../bom/index.js";
 import { type LifecycleConfig, resolveLifecycleConfig } from "../config.js";
 import { invalidTransitions } from "../graph.js";
+import type { HostTestRunStatus, HostTestRuns } from "../hostTests/index.js";
 import { RebootGovernor } from "../reboot/index.js";
 import { managedHostLifecycle } from "./managedHostMachine.js";
 
@@ -40,6 +41,7 @@ async function start(
   runners: ValidationRunner[] = [],
   reboots?: RebootGovernor,
   bomValidation?: BomValidation,
+  hostTestRuns?: HostTestRuns,
 ): Promise<void> {
   const clock = () => new Date();
   site = new FakeSite(testDb.database, () => engine, clock);
@@ -56,6 +58,7 @@ async function start(
         bmcAccess: site.access,
         ...(reboots ? { reboots } : {}),
         ...(bomValidation ? { bomValidation: () => bomValidation } : {}),
+        ...(hostTestRuns ? { hostTestRuns: () => hostTestRuns } : {}),
       }),
     ],
     config: { iterationIntervalMs: 500, pollIntervalMs: 20 },
@@ -385,5 +388,78 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
       "ready",
     ]);
     expect(new Set(contexts)).toEqual(new Set(["discovery", "onDemand"]));
+  });
+
+  /** A fake of the host tests: a pending run per host and context until the test completes it. */
+  function fakeHostTests() {
+    const runs = new Map<string, HostTestRunStatus>();
+    const requested = { onDemand: false };
+    const fake = {
+      requested,
+      complete(key: string, passed: boolean) {
+        runs.set(key, {
+          runId: key,
+          status: "completed",
+          result: {
+            context: "x",
+            passed,
+            runBy: "host-tests",
+            results: [
+              { name: "site_Fans", passed, message: passed ? "exit code 0" : "exit code 3", durationMs: 5 },
+            ],
+          },
+          unschedulable: [],
+        });
+      },
+      runs: {
+        ensureRun: async ({ hostId, context }) => {
+          const key = `${hostId}/${context}`;
+          if (!runs.has(key)) runs.set(key, { runId: key, status: "pending", tests: 1 });
+          return runs.get(key) ?? null;
+        },
+        pendingRun: async () => null,
+        recordOutcomes: async () => {
+          throw new Error("not used");
+        },
+        onDemandRequested: async () => requested.onDemand,
+      } satisfies HostTestRuns,
+    };
+    return fake;
+  }
+  const label = (id: string, wanted: string) =>
+    waitFor(async () => (await labelOf(id)) === wanted, { timeoutMs: Number.POSITIVE_INFINITY });
+
+  it("waits for the host agent's run of host tests; a failed test fails the host", async () => {
+    const hostTests = fakeHostTests();
+    await start({}, [], undefined, undefined, hostTests.runs);
+    await site.addHost("host-8", []);
+    await label("host-8", "validation/discovery");
+    expect((await state("host-8"))?.outcome?.reason).toMatch(
+      /waiting for the host agent to run 1 validation test/,
+    );
+    hostTests.complete("host-8/discovery", false);
+    await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-8");
+    await label("host-8", "failed");
+    expect((await state("host-8"))?.state).toMatchObject({
+      details: { cause: "validation", message: expect.stringContaining("site_Fans: exit code 3") },
+    });
+  });
+
+  it("takes a Ready host through an operator's on-demand run and back to Ready, whatever its verdict", async () => {
+    const hostTests = fakeHostTests();
+    await start({}, [], undefined, undefined, hostTests.runs);
+    hostTests.complete("host-9/discovery", true);
+    await site.addHost("host-9", []);
+    await label("host-9", "ready");
+    hostTests.requested.onDemand = true;
+    await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-9");
+    await label("host-9", "validation/onDemand");
+    hostTests.requested.onDemand = false;
+    hostTests.complete("host-9/onDemand", false);
+    await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-9");
+    await label("host-9", "ready");
+    const labels = await historyLabels("host-9");
+    expect(invalidTransitions(labels)).toEqual([]);
+    expect(labels.slice(-4)).toEqual(["discovered", "ready", "validation/onDemand", "ready"]);
   });
 });

@@ -7,6 +7,7 @@ import type { LifecycleBmc } from "../bmc/bmcSession.js";
 import type { BomValidation } from "../bom/index.js";
 import type { ResolvedLifecycleConfig } from "../config.js";
 import type { InstanceFabric } from "../fabrics/index.js";
+import type { HostTestRuns } from "../hostTests/index.js";
 import { decideReboot, OPEN_REBOOT_GATE, type RebootGate, RebootHeldError } from "../reboot/index.js";
 import {
   type FailureCause,
@@ -38,6 +39,8 @@ export interface LifecycleDeps {
   hostHealth?: (hostId: string) => Promise<HealthReport>;
   /** SKU (BOM) validation, when a plugin registered SKU rules and the site enables it; default none. */
   bomValidation?: () => BomValidation | undefined;
+  /** Machine validation tests the host agent runs, when a plugin registered host test rules; default none. */
+  hostTestRuns?: () => HostTestRuns | undefined;
   /** The site-wide reboot caps and the service's load; default: no caps, never overloaded. */
   reboots?: RebootGate;
 }

@@ -1,0 +1,2 @@
+export { MACHINE_VALIDATION_SERVICE, machineValidationGrpcServices } from "./grpcService.js";
+export { machineValidationRestRoutes } from "./restRoutes.js";

@@ -1,0 +1,1 @@
+export { hostTestRules } from "./hostTestRules.js";

@@ -1,0 +1,3 @@
+import { baseConfig } from "../../vitest.base.ts";
+
+export default baseConfig;
