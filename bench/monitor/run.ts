@@ -91,6 +91,8 @@ const client = (id: string, signal?: AbortSignal): RedfishClient => {
     address: `http://${bmc.address}`,
     connectVia: fleet.url,
     credentials: bmc.credentials,
+    // As the service's monitor: a BMC's connections close with its poll (it is back a pass later).
+    keepConnections: false,
     ...(signal ? { signal } : {}),
   });
 };

@@ -3,6 +3,7 @@ import type { HealthReport } from "@racksmith/core/health";
 import type { InstanceView } from "@racksmith/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
+import { untilHostLabels } from "./support/hostLabels.js";
 import { simulatedSite } from "./support/simulatedSite.js";
 import { waitFor } from "./support/waitFor.js";
 
@@ -33,16 +34,8 @@ describe.each(E2E_DATABASES)("machine validation of a simulated site on $kind", 
   /** Host machine ids and BMC MACs by vendor (the scenario has one host of each). */
   const hosts = new Map<string, { id: string; mac: string }>();
   const host = (vendor: string) => hosts.get(vendor) ?? { id: "", mac: "" };
-  const labels = async () =>
-    new Map((await site.hostStates()).map((s) => [s.objectId, s.stateLabel] as const));
-  const until = (what: string, check: (states: Map<string, string>) => boolean) =>
-    waitFor(async () => check(await labels()), {
-      what,
-      // Bounds a stuck run, not a slow one.
-      timeoutMs: 900_000,
-      everyMs: 500,
-      describe: async () => [...(await labels())].map(([id, label]) => `${id} ${label}`).join("\n"),
-    });
+  const until = (what: string, check: (labels: Map<string, string>) => boolean) =>
+    untilHostLabels(site, what, check);
   const allocate = (vendor: string) =>
     cli<InstanceView>("instance", "allocate", "--machine", host(vendor).id, "--tenant", "acme");
 

@@ -4,6 +4,7 @@ import { runCliInMemory, runCliJson } from "@racksmith/cli";
 import type { HealthReport } from "@racksmith/core/health";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
+import { hostLabels, untilHostLabels } from "./support/hostLabels.js";
 import { simulatedSite } from "./support/simulatedSite.js";
 import { waitFor } from "./support/waitFor.js";
 
@@ -32,16 +33,9 @@ describe.each(E2E_DATABASES)("SKU validation of a simulated site on $kind", (dat
   let dell1Mac = "";
   /** Host machine ids by vendor: the two Dell hosts first (`dell-0`, `dell-1`), then one of each other. */
   const host = (key: string) => hostIds.get(key) ?? "";
-  const labels = async () =>
-    new Map((await site.hostStates()).map((s) => [s.objectId, s.stateLabel] as const));
-  const until = (what: string, check: (states: Map<string, string>) => boolean) =>
-    waitFor(async () => check(await labels()), {
-      what,
-      // Bounds a stuck run, not a slow one.
-      timeoutMs: 900_000,
-      everyMs: 500,
-      describe: async () => [...(await labels())].map(([id, label]) => `${id} ${label}`).join("\n"),
-    });
+  const labels = () => hostLabels(site);
+  const until = (what: string, check: (labels: Map<string, string>) => boolean) =>
+    untilHostLabels(site, what, check);
   const skuFile = async (name: string, document: unknown) => {
     const file = join(dir, name);
     await writeFile(file, JSON.stringify(document));

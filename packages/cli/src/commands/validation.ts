@@ -1,4 +1,4 @@
-import { VALIDATION_RUN_CONTEXTS } from "@racksmith/core";
+import { type HostTest, VALIDATION_RUN_CONTEXTS } from "@racksmith/core";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -7,19 +7,7 @@ import { renderRecord, renderTable } from "../output/table.js";
 import { addServerFlags, ServiceClient } from "../serviceClient.js";
 
 /** A machine validation test as the service's REST API returns it (`/api/v1/validation/tests`). */
-export interface ValidationTestJson {
-  id: string;
-  name: string;
-  command: string;
-  args: string[];
-  timeoutMs: number;
-  version: string;
-  enabled: boolean;
-  verified: boolean;
-  platforms: string[];
-  skus: string[];
-  contexts: string[];
-  description: string;
+export interface ValidationTestJson extends HostTest {
   builtIn: boolean;
   updatedAt: string;
 }

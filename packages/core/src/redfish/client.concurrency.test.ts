@@ -70,6 +70,28 @@ describe("per-BMC concurrency cap", () => {
     }
   });
 
+  it("closes a BMC's connections at once after a client that keeps none, unless another client holds them", async () => {
+    const pool = new BmcConnectionPool({ idleCloseMs: 60_000 });
+    const before = bmc.connections;
+    for (let step = 0; step < 2; step++) {
+      // The monitor: back in a minute, so nothing is kept for it.
+      const client = new RedfishClient({ address: bmc.url, pool, maxConcurrency: 1, keepConnections: false });
+      await client.get("/redfish/v1");
+      await client.close();
+    }
+    expect(bmc.connections - before).toBe(2);
+    // A lifecycle client holding the BMC keeps its connections open through a monitor client's close.
+    const lifecycle = new RedfishClient({ address: bmc.url, pool, maxConcurrency: 1 });
+    await lifecycle.get("/redfish/v1");
+    const monitor = new RedfishClient({ address: bmc.url, pool, maxConcurrency: 1, keepConnections: false });
+    await monitor.get("/redfish/v1");
+    await monitor.close();
+    await lifecycle.get("/redfish/v1");
+    expect(bmc.connections - before).toBe(3);
+    await lifecycle.close();
+    await pool.closeAll();
+  });
+
   it("defaults to four requests in flight", async () => {
     const client = new RedfishClient({ address: bmc.url, pool: new BmcConnectionPool() });
     bmc.maxInFlight = 0;

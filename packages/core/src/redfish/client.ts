@@ -55,6 +55,12 @@ export interface RedfishClientOptions {
   retry?: Partial<RetryPolicy>;
   logger?: Logger;
   pool?: BmcConnectionPool;
+  /**
+   * Keep the BMC's connections open a while after `close()` for the next client (default true: a lifecycle
+   * step every few seconds). False closes them at once when no other client uses them: a caller that comes
+   * back in a minute (the BMC monitor) would otherwise hold sockets, and their TLS state, for every BMC.
+   */
+  keepConnections?: boolean;
   userAgent?: string;
   /**
    * Dial this origin instead of the BMC's address, naming the BMC in `Forwarded: host=…` (a BMC proxy, or
@@ -128,6 +134,7 @@ export class RedfishClient {
   private readonly forwardedHost: string | undefined;
   /** The client's abort signal (see {@link RedfishClientOptions.signal}). */
   readonly signal: AbortSignal | undefined;
+  private readonly keepConnections: boolean;
   private closed = false;
   /** GET answers shared while a {@link readingOnce} scope runs. */
   private readCache: ReadCache | undefined;
@@ -148,6 +155,7 @@ export class RedfishClient {
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
     this.userAgent = options.userAgent ?? "racksmith";
     this.signal = options.signal;
+    this.keepConnections = options.keepConnections ?? true;
     // Every request waiting for a slot listens to it: dozens at once are expected, not a leak.
     if (options.signal) setMaxListeners(0, options.signal);
     const connectOrigin = options.connectVia ? parseAddress(options.connectVia).origin : undefined;
@@ -385,7 +393,7 @@ export class RedfishClient {
         "redfish session logout failed",
       );
     } finally {
-      this.slot.release();
+      this.slot.release({ linger: this.keepConnections });
     }
   }
 

@@ -14,7 +14,11 @@ export interface TlsOptions {
 export interface EndpointSlot {
   readonly dispatcher: Pool;
   readonly limiter: Semaphore;
-  release(): void;
+  /**
+   * Gives this client's share back. With `linger: false` the BMC's connections close at once when no other
+   * client holds them, instead of `idleCloseMs` later.
+   */
+  release(options?: { linger?: boolean }): void;
 }
 
 interface LimiterEntry {
@@ -92,22 +96,23 @@ export class BmcConnectionPool {
     return {
       dispatcher: dispatcherRef.dispatcher,
       limiter: limiterRef.limiter,
-      release: () => {
+      release: (releaseOptions) => {
         if (released) return;
         released = true;
         if (--limiterRef.refs === 0) this.limiters.delete(origin);
-        if (--dispatcherRef.refs === 0) this.closeWhenIdle(key, dispatcherRef);
+        if (--dispatcherRef.refs === 0)
+          this.closeWhenIdle(key, dispatcherRef, releaseOptions?.linger ?? true);
       },
     };
   }
 
-  private closeWhenIdle(key: string, entry: DispatcherEntry): void {
+  private closeWhenIdle(key: string, entry: DispatcherEntry, linger: boolean): void {
     const close = () => {
       if (entry.refs > 0 || this.dispatchers.get(key) !== entry) return;
       this.dispatchers.delete(key);
       void entry.dispatcher.close().catch(() => undefined);
     };
-    if (this.idleCloseMs <= 0) {
+    if (this.idleCloseMs <= 0 || !linger) {
       close();
       return;
     }

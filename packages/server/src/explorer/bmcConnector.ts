@@ -5,12 +5,13 @@ import type { ResolvedSiteExplorerConfig } from "./configSchema.js";
 
 /**
  * Makes Redfish clients for BMC addresses with the operator's connection settings; `signal` aborts every
- * request of the client (an exploration's deadline).
+ * request of the client (an exploration's deadline); `keepConnections: false` closes the BMC's connections when
+ * the client closes (see `RedfishClientOptions.keepConnections`).
  */
 export type BmcConnector = (
   address: string,
   credentials?: BmcCredentials,
-  options?: { signal?: AbortSignal | undefined },
+  options?: { signal?: AbortSignal | undefined; keepConnections?: boolean },
 ) => RedfishClient;
 
 /**
@@ -51,5 +52,6 @@ export function createBmcConnector(
       logger: options.logger,
       ...(connectVia ? { connectVia } : {}),
       ...(clientOptions?.signal ? { signal: clientOptions.signal } : {}),
+      ...(clientOptions?.keepConnections === false ? { keepConnections: false } : {}),
     });
 }

@@ -120,7 +120,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
       const probeSettings = (name: string) => context.host.probeSettings(name);
       const monitor = new BmcMonitor({
         database: database.db,
-        bmcAccess: createBmcAccess({ ...bmcAccessOptions, probes: serviceProbes }),
+        bmcAccess: createBmcAccess({ ...bmcAccessOptions, probes: serviceProbes, keepConnections: false }),
         serviceProbes,
         recordReport: (machineId, report) => health.recordReport(machineId, report),
         registry: context.metrics,

@@ -8,8 +8,9 @@ import { type BmcAccess, createBmcAccess, type ServiceProbeCache } from "../../l
 import type { PluginHost } from "../../plugins/index.js";
 
 /**
- * BMC access as the service has it (the lifecycle feature builds the same): the site credential store, the
- * `siteExplorer` connection settings (scheme, TLS, proxy, per-BMC cap) and the drivers the explorer chose.
+ * BMC access as the service's monitor has it (the lifecycle feature builds the same): the site credential
+ * store, the `siteExplorer` connection settings (scheme, TLS, proxy, per-BMC cap) and the drivers the explorer
+ * chose; connections close with each BMC's poll.
  */
 export async function openMonitorBmcAccess(options: {
   config: LoadedConfig;
@@ -34,5 +35,7 @@ export async function openMonitorBmcAccess(options: {
     driverSettings: (definition) => host.driverSettings(definition.name),
     logger,
     ...(serviceProbes ? { probes: serviceProbes } : {}),
+    // Back a minute later: nothing is kept open between passes.
+    keepConnections: false,
   });
 }

@@ -45,6 +45,11 @@ export interface BmcAccessOptions {
   logger: Logger;
   /** Keeps each BMC's service description between sessions (the monitor's; the lifecycle describes afresh). */
   probes?: ServiceProbeCache;
+  /**
+   * False: a session's BMC connections close with it (the monitor's: it is back a minute later, and sockets
+   * kept for thousands of BMCs in between cost far more memory than reconnecting costs time). Default true.
+   */
+  keepConnections?: boolean;
 }
 
 /**
@@ -74,7 +79,10 @@ export function createBmcAccess(options: BmcAccessOptions): BmcAccess {
         );
       }
       const definition = options.drivers().find((d) => d.name === endpoint?.driver) ?? options.fallback;
-      const client = options.connector(machine.bmc_address, credentials, { signal });
+      const client = options.connector(machine.bmc_address, credentials, {
+        signal,
+        ...(options.keepConnections === false ? { keepConnections: false } : {}),
+      });
       clients.push(client);
       const settings = options.driverSettings(definition);
       const context = { logger: options.logger, ...(settings ? { settings } : {}) };

@@ -350,7 +350,13 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
     verdict = failed;
     await enqueue();
     await until("bomValidating/skuVerificationFailed");
-    expect((await state("host-7"))?.outcome?.reason).toContain("gpu H100: expected 4, found 3");
+    // Its next run waits there, saying what differs.
+    await waitFor(
+      async () => ((await state("host-7"))?.outcome?.reason ?? "").includes("gpu H100: expected 4, found 3"),
+      {
+        timeoutMs: Number.POSITIVE_INFINITY,
+      },
+    );
 
     verdict = { kind: "passed", skuId: "s.1" };
     requestedAt = new Date();
@@ -433,9 +439,13 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
     const hostTests = fakeHostTests();
     await start({}, [], undefined, undefined, hostTests.runs);
     await site.addHost("host-8", []);
-    await label("host-8", "validation/discovery");
-    expect((await state("host-8"))?.outcome?.reason).toMatch(
-      /waiting for the host agent to run 1 validation test/,
+    // The state's first run makes the run and waits for it, saying so.
+    await waitFor(
+      async () =>
+        /waiting for the host agent to run 1 validation test/.test(
+          (await state("host-8"))?.outcome?.reason ?? "",
+        ),
+      { timeoutMs: Number.POSITIVE_INFINITY },
     );
     hostTests.complete("host-8/discovery", false);
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-8");
