@@ -27,14 +27,11 @@ export class BmcMonitorMetrics {
   readonly firmwareVersion: Gauge<FirmwareLabels>;
   readonly duration: Histogram<"kind">;
   readonly errors: Counter<ErrorLabels>;
-  private readonly series = new Map<
-    string,
-    {
-      sensors: Map<string, Record<SensorLabels, string>>;
-      firmware: Map<string, Record<FirmwareLabels, string>>;
-      errors: Map<string, Record<ErrorLabels, string>>;
-    }
-  >();
+  /**
+   * What was set per machine, compactly (a BMC has dozens of sensors, a site thousands of BMCs): the identity
+   * labels once, and per series only the labels that vary, joined into one key.
+   */
+  private readonly series = new Map<string, MachineSeries>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -67,65 +64,95 @@ export class BmcMonitorMetrics {
 
   /** Replaces the machine's sensor series with these readings (readings without a value are not exported). */
   setSensors(bmc: MonitoredBmc, readings: readonly SensorReading[]): void {
-    const previous = this.of(bmc.machineId).sensors;
-    const next = new Map<string, Record<SensorLabels, string>>();
+    const series = this.of(bmc);
+    const next = new Set<string>();
     for (const reading of readings) {
       if (reading.reading === null || !Number.isFinite(reading.reading)) continue;
-      const labels = {
-        machine_id: bmc.machineId,
-        bmc_mac: bmc.bmcMac,
-        sensor: reading.id,
-        unit: reading.units,
-        type: reading.kind,
-      };
-      this.sensorReading.set(labels, reading.reading);
-      next.set(JSON.stringify(labels), labels);
+      const key = join(reading.id, reading.units, reading.kind);
+      this.sensorReading.set(sensorLabels(bmc, key), reading.reading);
+      next.add(key);
     }
-    for (const [key, labels] of previous) if (!next.has(key)) this.sensorReading.remove(labels);
-    this.of(bmc.machineId).sensors = next;
+    for (const key of series.sensors) if (!next.has(key)) this.sensorReading.remove(sensorLabels(bmc, key));
+    series.sensors = next;
   }
 
   setFirmware(bmc: MonitoredBmc, components: readonly FirmwareComponent[]): void {
-    const previous = this.of(bmc.machineId).firmware;
-    const next = new Map<string, Record<FirmwareLabels, string>>();
+    const series = this.of(bmc);
+    const next = new Set<string>();
     for (const component of components) {
-      const labels = {
-        machine_id: bmc.machineId,
-        bmc_mac: bmc.bmcMac,
-        serial_number: bmc.serial,
-        firmware_name: component.name || component.id,
-        version: component.version,
-      };
-      this.firmwareVersion.set(labels, 1);
-      next.set(JSON.stringify(labels), labels);
+      const key = join(component.name || component.id, component.version);
+      this.firmwareVersion.set(firmwareLabels(bmc, key), 1);
+      next.add(key);
     }
-    for (const [key, labels] of previous) if (!next.has(key)) this.firmwareVersion.remove(labels);
-    this.of(bmc.machineId).firmware = next;
+    for (const key of series.firmware)
+      if (!next.has(key)) this.firmwareVersion.remove(firmwareLabels(bmc, key));
+    series.firmware = next;
   }
 
-  countError(machineId: string, kind: CollectionKind, code: string): void {
-    const labels = { machine_id: machineId, kind, code };
-    this.errors.inc(labels);
-    this.of(machineId).errors.set(JSON.stringify(labels), labels);
+  countError(bmc: MonitoredBmc, kind: CollectionKind, code: string): void {
+    const key = join(kind, code);
+    this.errors.inc(errorLabels(bmc, key));
+    this.of(bmc).errors.add(key);
   }
 
   /** Drops every series of machines not in `present` (deleted machines). */
   retain(present: ReadonlySet<string>): void {
     for (const [machineId, series] of this.series) {
       if (present.has(machineId)) continue;
-      for (const labels of series.sensors.values()) this.sensorReading.remove(labels);
-      for (const labels of series.firmware.values()) this.firmwareVersion.remove(labels);
-      for (const labels of series.errors.values()) this.errors.remove(labels);
+      this.removeAll(series);
       this.series.delete(machineId);
     }
   }
 
-  private of(machineId: string) {
-    let series = this.series.get(machineId);
+  private removeAll(series: MachineSeries): void {
+    for (const key of series.sensors) this.sensorReading.remove(sensorLabels(series.bmc, key));
+    for (const key of series.firmware) this.firmwareVersion.remove(firmwareLabels(series.bmc, key));
+    for (const key of series.errors) this.errors.remove(errorLabels(series.bmc, key));
+  }
+
+  /** The machine's series; a BMC whose identity labels changed has its old series removed first. */
+  private of(bmc: MonitoredBmc): MachineSeries {
+    let series = this.series.get(bmc.machineId);
+    if (series && (series.bmc.bmcMac !== bmc.bmcMac || series.bmc.serial !== bmc.serial)) {
+      this.removeAll(series);
+      series = undefined;
+    }
     if (!series) {
-      series = { sensors: new Map(), firmware: new Map(), errors: new Map() };
-      this.series.set(machineId, series);
+      series = { bmc: { ...bmc }, sensors: new Set(), firmware: new Set(), errors: new Set() };
+      this.series.set(bmc.machineId, series);
     }
     return series;
   }
+}
+
+interface MachineSeries {
+  bmc: MonitoredBmc;
+  sensors: Set<string>;
+  firmware: Set<string>;
+  errors: Set<string>;
+}
+
+const SEPARATOR = "\u0000";
+const join = (...parts: string[]): string => parts.join(SEPARATOR);
+const split = (key: string): string[] => key.split(SEPARATOR);
+
+function sensorLabels(bmc: MonitoredBmc, key: string): Record<SensorLabels, string> {
+  const [sensor = "", unit = "", type = ""] = split(key);
+  return { machine_id: bmc.machineId, bmc_mac: bmc.bmcMac, sensor, unit, type };
+}
+
+function firmwareLabels(bmc: MonitoredBmc, key: string): Record<FirmwareLabels, string> {
+  const [name = "", version = ""] = split(key);
+  return {
+    machine_id: bmc.machineId,
+    bmc_mac: bmc.bmcMac,
+    serial_number: bmc.serial,
+    firmware_name: name,
+    version,
+  };
+}
+
+function errorLabels(bmc: MonitoredBmc, key: string): Record<ErrorLabels, string> {
+  const [kind = "", code = ""] = split(key);
+  return { machine_id: bmc.machineId, kind, code };
 }

@@ -269,7 +269,7 @@ export class BmcMonitor {
     // A BMC that lacks an operation is described right; any other failure may come from a changed service.
     if (!(error instanceof NotSupportedError)) this.options.serviceProbes?.delete(machine.bmc_address);
     const code = isRacksmithError(error) ? error.code : "error";
-    this.metrics.countError(machineId, kind, code);
+    this.metrics.countError({ machineId, bmcMac: machine.bmc_mac, serial: machine.serial }, kind, code);
     this.options.logger.debug(
       { machineId, kind, code, err: (error as Error)?.message ?? String(error) },
       "BMC collection failed",
