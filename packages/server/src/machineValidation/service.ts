@@ -2,12 +2,12 @@ import type { HostTest, HostTestRules, Logger } from "@racksmith/core";
 import { InvalidArgumentError } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import type { Database } from "../db/index.js";
-import { MANAGED_HOST_OBJECT_TYPE } from "../explorer/index.js";
 import {
   enqueueHost,
+  hostLifecycleState,
   type ManagedHostState,
   managedHostStateLabel,
-  requireMachine,
+  requireHostMachine,
 } from "../lifecycle/index.js";
 import {
   HostTestsNotLoadedError,
@@ -185,25 +185,11 @@ export class MachineValidationService {
   }
 
   private async requireHost(hostId: string): Promise<void> {
-    const { machine, hostId: owner } = await requireMachine(this.deps.database.db, hostId);
-    if (machine.kind !== "host") {
-      throw new InvalidArgumentError(
-        `machine ${hostId} is a DPU of host ${owner}: validation tests run on hosts`,
-        {
-          details: { field: "machineId" },
-        },
-      );
-    }
+    await requireHostMachine(this.deps.database.db, hostId, "validation tests run on hosts");
   }
 
-  private async stateOf(hostId: string): Promise<ManagedHostState | undefined> {
-    const row = await this.deps.database.db
-      .selectFrom("state_objects")
-      .select("state")
-      .where("object_type", "=", MANAGED_HOST_OBJECT_TYPE)
-      .where("object_id", "=", hostId)
-      .executeTakeFirst();
-    return row?.state as ManagedHostState | undefined;
+  private stateOf(hostId: string): Promise<ManagedHostState | undefined> {
+    return hostLifecycleState(this.deps.database.db, hostId);
   }
 
   private async hasInstance(hostId: string): Promise<boolean> {

@@ -1,12 +1,12 @@
 import type { GenerateSkuRequest, Logger, SkuDocument, SkuRules } from "@racksmith/core";
-import { InvalidArgumentError } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import type { Database, JsonObject } from "../db/index.js";
 import {
   enqueueHost,
+  hostLifecycleState,
   type ManagedHostState,
   managedHostStateLabel,
-  requireMachine,
+  requireHostMachine,
 } from "../lifecycle/index.js";
 import { matchingSku, storedDocument } from "./bomEvaluation.js";
 import {
@@ -155,16 +155,11 @@ export class SkuService {
   }
 
   private async requireHost(hostId: string): Promise<void> {
-    const { machine, hostId: owner } = await requireMachine(this.deps.database.db, hostId);
-    if (machine.kind !== "host") {
-      throw new InvalidArgumentError(`machine ${hostId} is a DPU of host ${owner}: SKUs describe hosts`, {
-        details: { field: "machineId" },
-      });
-    }
+    await requireHostMachine(this.deps.database.db, hostId, "SKUs describe hosts");
   }
 
-  private async stateOf(hostId: string): Promise<ManagedHostState | undefined> {
-    return (await this.store.hostState(hostId)) as ManagedHostState | undefined;
+  private stateOf(hostId: string): Promise<ManagedHostState | undefined> {
+    return hostLifecycleState(this.deps.database.db, hostId);
   }
 
   private async enqueue(hostIds: readonly string[]): Promise<void> {

@@ -182,17 +182,6 @@ export class SkuStore {
     return row?.inventory ?? null;
   }
 
-  /** The host's lifecycle state tag and label source; undefined when it has no lifecycle object. */
-  async hostState(hostId: string): Promise<JsonObject | undefined> {
-    const row = await this.db
-      .selectFrom("state_objects")
-      .select("state")
-      .where("object_type", "=", MANAGED_HOST_OBJECT_TYPE)
-      .where("object_id", "=", hostId)
-      .executeTakeFirst();
-    return row?.state;
-  }
-
   /** Hosts waiting in BOM validation for an operator (an assignment, a SKU, a verification). */
   async hostsInBomWaits(): Promise<string[]> {
     const rows = await this.db

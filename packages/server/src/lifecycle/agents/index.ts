@@ -15,7 +15,14 @@ export {
   HOST_AGENT_SERVICE,
 } from "./grpcService.js";
 export { loadNetworkConfig } from "./loadNetworkConfig.js";
-export { findMachine, identifyMachine, type MachineWithHost, requireMachine } from "./machineLookup.js";
+export {
+  findMachine,
+  hostLifecycleState,
+  identifyMachine,
+  type MachineWithHost,
+  requireHostMachine,
+  requireMachine,
+} from "./machineLookup.js";
 export {
   ADMIN_INTERFACE,
   DEFAULT_HOST_NETWORK,

@@ -1,9 +1,11 @@
 import type { MachineInventory } from "@racksmith/core";
+import { InvalidArgumentError } from "@racksmith/core";
 import { sql } from "kysely";
 import type { Database } from "../../db/index.js";
 import { MachineNotFoundError } from "../../explorer/errors.js";
 import type { MachineKind } from "../../explorer/machineIds.js";
-import type { MachineRow } from "../../explorer/machineStore.js";
+import { MANAGED_HOST_OBJECT_TYPE, type MachineRow } from "../../explorer/machineStore.js";
+import type { ManagedHostState } from "../states.js";
 import { MachineNotIdentifiedError } from "./errors.js";
 
 type Db = Database["db"];
@@ -24,6 +26,31 @@ export async function requireMachine(db: Db, id: string): Promise<MachineWithHos
   const found = await findMachine(db, id);
   if (!found) throw new MachineNotFoundError(id);
   return found;
+}
+
+/**
+ * A managed host by id, for an operation on hosts only (`what` says which): an unknown id is NOT_FOUND, a
+ * DPU's id an INVALID_ARGUMENT naming its host.
+ */
+export async function requireHostMachine(db: Db, id: string, what: string): Promise<MachineRow> {
+  const { machine, hostId } = await requireMachine(db, id);
+  if (machine.kind !== "host") {
+    throw new InvalidArgumentError(`machine ${id} is a DPU of host ${hostId}: ${what}`, {
+      details: { field: "machineId" },
+    });
+  }
+  return machine;
+}
+
+/** A host's lifecycle state; undefined while it has no lifecycle object. */
+export async function hostLifecycleState(db: Db, hostId: string): Promise<ManagedHostState | undefined> {
+  const row = await db
+    .selectFrom("state_objects")
+    .select("state")
+    .where("object_type", "=", MANAGED_HOST_OBJECT_TYPE)
+    .where("object_id", "=", hostId)
+    .executeTakeFirst();
+  return row?.state as ManagedHostState | undefined;
 }
 
 /** The 12 hex digits of a MAC, upper case: how MACs are compared whatever their separators. */
