@@ -7,6 +7,12 @@ const BATCH_ROWS = 500;
 /** DHCP discoveries in flight, as `racksmith simulate fleet` sends them. */
 const DISCOVERY_CONCURRENCY = 8;
 
+/** Where the service answers, and the admin token every request sends. */
+export interface ServiceTarget {
+  url: string;
+  token: string;
+}
+
 export interface Registration {
   expectedMachines: number;
   discoveries: number;
@@ -19,7 +25,7 @@ export interface Registration {
  * simulate fleet`): the expected machines in batches, then one discovery per BMC, moving each virtual BMC to
  * the address the service handed out.
  */
-export async function registerFleet(base: string, fleet: Fleet): Promise<Registration> {
+export async function registerFleet(base: ServiceTarget, fleet: Fleet): Promise<Registration> {
   let expectedMachines = 0;
   for (let i = 0; i < fleet.expectedMachines.length; i += BATCH_ROWS) {
     const { applied } = await call<{ applied: number }>(base, "POST", "/api/v1/expected-machines/batch", {
@@ -49,7 +55,7 @@ export async function registerFleet(base: string, fleet: Fleet): Promise<Registr
  * would hold its REST server open until the keep-alive timeout (~70 s; see README.md).
  */
 export async function call<T>(
-  base: string,
+  base: ServiceTarget,
   method: "GET" | "POST",
   path: string,
   body?: unknown,
@@ -59,15 +65,23 @@ export async function call<T>(
 }
 
 /** The body of a 2xx answer as text. */
-export function send(base: string, method: "GET" | "POST", path: string, body?: unknown): Promise<string> {
+export function send(
+  base: ServiceTarget,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+): Promise<string> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      new URL(path, base),
+      new URL(path, base.url),
       {
         method,
         agent: false,
-        headers: payload === undefined ? {} : { "content-type": "application/json" },
+        headers: {
+          authorization: `Bearer ${base.token}`,
+          ...(payload === undefined ? {} : { "content-type": "application/json" }),
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -202,7 +202,7 @@ async function main(): Promise<void> {
       env,
       inMemoryDatabase: !options.databaseUrl,
     });
-    const base = `http://127.0.0.1:${service.http.port}`;
+    const base = { url: `http://127.0.0.1:${service.http.port}`, token: service.adminToken ?? "" };
     // The loop runs once right after start, with nothing registered yet; then only when asked.
     await watcher.waitForRun(1, 30_000, "the run at start");
 

@@ -22,7 +22,7 @@ describe("racksmith expected-machine and dhcp (against a running service)", () =
 
   beforeAll(async () => {
     service = await startInventoryService(dir);
-    server = ["--server", `http://127.0.0.1:${service.http.port}`];
+    server = ["--server", `http://127.0.0.1:${service.http.port}`, "--token", service.adminToken ?? ""];
     file("factory-password", `${SECRET}\n`);
   });
   afterAll(async () => {

@@ -308,14 +308,20 @@ describe("racksmith simulate fleet (against racksmith serve)", () => {
   it("registers every host as an expected machine and serves every BMC at the address the service leased it", async () => {
     const server = `http://127.0.0.1:${service.http.port}`;
     const out = join(dir, "served");
-    const run = await simulate(["--server", server, "--out", out]);
+    const token = service.adminToken ?? "";
+    const run = await simulate(["--server", server, "--token", token, "--out", out]);
     const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output)?.[1] ?? "";
-    const { machines } = (await (await fetch(`${server}/api/v1/expected-machines`)).json()) as {
+    const expected = await fetch(`${server}/api/v1/expected-machines`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { machines } = (await expected.json()) as {
       machines: ExpectedMachine[];
     };
     expect(machines).toHaveLength(12);
     expect(machines.every((machine) => machine.hasFactoryPassword && machine.dpuMode === "dpu")).toBe(true);
-    const { leases } = (await (await fetch(`${server}/api/v1/dhcp/leases`)).json()) as {
+    const { leases } = (await (
+      await fetch(`${server}/api/v1/dhcp/leases`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as {
       leases: DhcpLease[];
     };
     expect(leases).toHaveLength(23);

@@ -168,7 +168,7 @@ describe("racksmith site-explorer and machine (a service exploring mockup BMCs o
       // The explorer alone: ingested hosts rest in `created` (the lifecycle has tests of its own).
       features: [inventoryFeature, createSiteExplorerFeature({ standaloneLifecycle: true })],
     });
-    server = ["--server", `http://127.0.0.1:${service.http.port}`];
+    server = ["--server", `http://127.0.0.1:${service.http.port}`, "--token", service.adminToken ?? ""];
     expect((await run("expected-machine", "import", "machines.json")).code).toBe(0);
     for (const bmc of Object.values(bmcs)) {
       const lease = await json<{ address: string }>("dhcp", "discover", "--mac", bmc.mac);

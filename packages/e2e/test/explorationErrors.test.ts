@@ -55,7 +55,7 @@ describe.each(E2E_DATABASES.slice(0, 1))("BMCs that fail in different ways, on $
   });
 
   const reExplore = (address: string) =>
-    runCliJson(["site-explorer", "re-explore", address, "--server", site.url]);
+    runCliJson(["site-explorer", "re-explore", address, "--server", site.url, "--token", site.token]);
   const endpointAt = async (address: string) =>
     (await endpoints()).find((endpoint) => endpoint.address === address);
   const bmcWith = (kind: string) => {

@@ -18,7 +18,7 @@ const SITE_PASSWORD = "Site-Root-Pw-2026!";
 describe.each(E2E_DATABASES)("a 100-host fleet explored by racksmith serve on $kind", (database) => {
   let fleet: Fleet;
   let site: Site;
-  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
   const endpoints = async () =>
     (await site.call<{ endpoints: EndpointSummary[] }>("GET", "/api/v1/site-explorer/endpoints")).endpoints;
   const verdicts = async () =>

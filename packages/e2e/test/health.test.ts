@@ -52,9 +52,20 @@ function watchSensorReads(bmc: VirtualBmc) {
 // override blocks allocation; all in `racksmith health show` and /metrics.
 describe("health of a simulated site", () => {
   let site: Awaited<ReturnType<typeof simulatedSite>>;
-  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
   const allocate = (machine: string) =>
-    runCliInMemory(["instance", "allocate", "--machine", machine, "--tenant", "acme", "--server", site.url]);
+    runCliInMemory([
+      "instance",
+      "allocate",
+      "--machine",
+      machine,
+      "--tenant",
+      "acme",
+      "--server",
+      site.url,
+      "--token",
+      site.token,
+    ]);
   const metrics = async () => (await fetch(`${site.url}/metrics`)).text();
   const hostOf = async (bmcMac: string) =>
     (await cli<Array<{ id: string; bmcMac: string }>>("machine", "list")).find((m) => m.bmcMac === bmcMac)

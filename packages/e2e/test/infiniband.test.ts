@@ -24,12 +24,12 @@ interface HealthView {
 // Acceptance (issue 8): InfiniBand tenant isolation through a simulated UFM on a simulated 6-host site.
 describe("InfiniBand tenant isolation through UFM", () => {
   let site: Awaited<ReturnType<typeof simulatedSite>>;
-  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
   const ufm = () => {
     if (!site.ufm) throw new Error("the site runs no UFM simulator");
     return site.ufm;
   };
-  const rest = <T>(method: string, path: string, body?: unknown) => restJson<T>(site.url, method, path, body);
+  const rest = <T>(method: string, path: string, body?: unknown) => restJson<T>(site, method, path, body);
   /** The host's first IB port GUID as its agent reported it. */
   const guidOf = async (hostId: string): Promise<string> => {
     const row = await site.service.database.db

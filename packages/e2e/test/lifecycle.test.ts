@@ -54,7 +54,8 @@ describe.each(E2E_DATABASES)(
   "the managed-host lifecycle of a simulated 50-host site on $kind",
   (database) => {
     let site: Awaited<ReturnType<typeof simulatedSite>>;
-    const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+    const cli = <T>(...argv: string[]) =>
+      runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
     const history = async (id: string) =>
       (await cli<MachineDetail>("machine", "show", id, "--history")).history.map((h) => h.label).reverse();
 
@@ -182,7 +183,7 @@ describe.each(E2E_DATABASES)(
 // Acceptance (issue 6): a silent DPU agent waits above SLA with its reason; a rejected machineSetup fails the host.
 describe("hosts that cannot make it", () => {
   let site: Awaited<ReturnType<typeof simulatedSite>>;
-  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
 
   beforeAll(async () => {
     site = await simulatedSite(E2E_DATABASES[0] ?? { kind: "pglite" }, {

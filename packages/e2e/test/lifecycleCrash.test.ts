@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { invalidTransitions, type MachineDetail, type MachineView } from "@racksmith/server";
+import { invalidTransitions, type MachineDetail, type MachineView, ServiceClient } from "@racksmith/server";
 import {
   type Fleet,
   fastTimings,
@@ -40,6 +40,7 @@ describe(`racksmith serve killed ${KILLS} times during a ${HOSTS}-host run`, () 
   let dir: string;
   let configFile: string;
   let url: string;
+  let token: string;
 
   beforeAll(async () => {
     fleet = await startFleet({
@@ -62,8 +63,10 @@ describe(`racksmith serve killed ${KILLS} times during a ${HOSTS}-host run`, () 
     });
     service = await startServe(configFile, dir);
     url = service.url;
-    await registerFleet(fleet, url);
-    agents = startSimulatedAgents({ fleet, grpcAddress: `127.0.0.1:${grpc}` });
+    // Kept across restarts: the service keeps the admin token its data directory holds.
+    token = service.token;
+    await registerFleet(fleet, new ServiceClient(url, { token }));
+    agents = startSimulatedAgents({ fleet, grpcAddress: `127.0.0.1:${grpc}`, token });
     // A safety net: a fleet, a service migrating a fresh data directory and the registration of 50 hosts take
     // well over a minute beside the rest of a CI run.
   }, 300_000);
@@ -76,7 +79,7 @@ describe(`racksmith serve killed ${KILLS} times during a ${HOSTS}-host run`, () 
   });
 
   const call = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${url}${path}`);
+    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status} ${await response.text()}`);
     return (await response.json()) as T;
   };

@@ -30,7 +30,7 @@ interface RunJson {
 // host is refused.
 describe.each(E2E_DATABASES)("machine validation of a simulated site on $kind", (database) => {
   let site: Awaited<ReturnType<typeof simulatedSite>>;
-  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
   /** Host machine ids and BMC MACs by vendor (the scenario has one host of each). */
   const hosts = new Map<string, { id: string; mac: string }>();
   const host = (vendor: string) => hosts.get(vendor) ?? { id: "", mac: "" };
@@ -160,7 +160,15 @@ describe.each(E2E_DATABASES)("machine validation of a simulated site on $kind", 
 
   it("refuses an on-demand run on an assigned host, saying why", async () => {
     await allocate("supermicro");
-    const refused = await runCliInMemory(["validation", "run", host("supermicro").id, "--server", site.url]);
+    const refused = await runCliInMemory([
+      "validation",
+      "run",
+      host("supermicro").id,
+      "--server",
+      site.url,
+      "--token",
+      site.token,
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/on-demand validation runs only on Ready hosts without an instance/);
     expect(refused.stderr).toContain("validation_run_not_allowed");

@@ -20,12 +20,12 @@ interface Partition {
 // (4 GPUs per host, one NVLink domain).
 describe("NVLink tenant isolation through NMX-M", () => {
   let site: Awaited<ReturnType<typeof simulatedSite>>;
-  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
   const nmxm = () => {
     if (!site.nmxm) throw new Error("the site runs no NMX-M simulator");
     return site.nmxm;
   };
-  const rest = <T>(method: string, path: string, body?: unknown) => restJson<T>(site.url, method, path, body);
+  const rest = <T>(method: string, path: string, body?: unknown) => restJson<T>(site, method, path, body);
   /** The NMX-M ids of a host's GPUs: the simulator's GPUs at the location its agent reported. */
   const gpusOf = async (hostId: string): Promise<string[]> => {
     const row = await site.service.database.db

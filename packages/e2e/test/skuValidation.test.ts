@@ -28,7 +28,7 @@ interface HostSku {
 describe.each(E2E_DATABASES)("SKU validation of a simulated site on $kind", (database) => {
   let site: Awaited<ReturnType<typeof simulatedSite>>;
   let dir: string;
-  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url]);
+  const cli = <T>(...argv: string[]) => runCliJson<T>([...argv, "--server", site.url, "--token", site.token]);
   const hostIds = new Map<string, string>();
   let dell1Mac = "";
   /** Host machine ids by vendor: the two Dell hosts first (`dell-0`, `dell-1`), then one of each other. */
@@ -110,6 +110,8 @@ describe.each(E2E_DATABASES)("SKU validation of a simulated site on $kind", (dat
       "acme",
       "--server",
       site.url,
+      "--token",
+      site.token,
     ]);
     expect(refused.code).toBe(1);
 

@@ -18,7 +18,16 @@ const CODE_NAMES = new Map<number, string>(
 // Pass-through (de)serializers: the bytes are already the message, malformed on purpose.
 const passThrough = (bytes: Buffer): Buffer => bytes;
 
-export function grpcSender(address: string, options: { timeoutMs: number }): GrpcSender {
+function metadata(authorization: string): Metadata {
+  const sent = new Metadata();
+  sent.set("authorization", authorization);
+  return sent;
+}
+
+export function grpcSender(
+  address: string,
+  options: { timeoutMs: number; authorization: string },
+): GrpcSender {
   if (!/^127\.0\.0\.1:\d+$/.test(address)) throw new Error(`refusing to fuzz ${address}: not 127.0.0.1`);
   // No client-side size limits: the 5 MB cases must reach the server, which decides.
   const client = new Client(address, credentials.createInsecure(), {
@@ -33,7 +42,7 @@ export function grpcSender(address: string, options: { timeoutMs: number }): Grp
           passThrough,
           passThrough,
           Buffer.from(grpcCase.bytes.buffer, grpcCase.bytes.byteOffset, grpcCase.bytes.byteLength),
-          new Metadata(),
+          metadata(options.authorization),
           { deadline: Date.now() + options.timeoutMs },
           (error: ServiceError | null) => {
             if (!error) return resolve({ kind: "grpc", code: status.OK, codeName: "OK", detail: "" });

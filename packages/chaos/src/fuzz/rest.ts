@@ -19,7 +19,11 @@ export function loopbackOrigin(url: string): string {
 const HANG_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 const NOT_SENT_CODES = new Set(["UND_ERR_INVALID_ARG", "ERR_INVALID_ARG_TYPE", "ERR_INVALID_CHAR"]);
 
-export function restSender(url: string, options: { connections: number; timeoutMs: number }): RestSender {
+/** `authorization` goes with every case that does not set its own (a case may send a hostile one). */
+export function restSender(
+  url: string,
+  options: { connections: number; timeoutMs: number; authorization: string },
+): RestSender {
   const pool = new Pool(loopbackOrigin(url), {
     connections: options.connections,
     headersTimeout: options.timeoutMs,
@@ -33,7 +37,7 @@ export function restSender(url: string, options: { connections: number; timeoutM
         const response = await pool.request({
           path: restCase.path,
           method: restCase.method as "GET",
-          headers: restCase.headers,
+          headers: { authorization: options.authorization, ...restCase.headers },
           body: restCase.body,
           signal,
         });

@@ -10,7 +10,7 @@ import { reflect } from "./reflection.js";
 import { failureLines } from "./report.js";
 import { restSender } from "./rest.js";
 import { type ScheduledCase, scheduleCase } from "./schedule.js";
-import { startFuzzTarget } from "./site.js";
+import { type FuzzTarget, startFuzzTarget } from "./site.js";
 import { Tally } from "./tally.js";
 import { harvestVocabulary } from "./vocabulary.js";
 
@@ -38,7 +38,7 @@ export const fuzzScenario: ChaosScenario = {
     );
     const target = await startFuzzTarget({ hosts: 2, waitMs: 60_000, log });
     try {
-      return await fuzz(target.url, target.grpcAddress, plan, log);
+      return await fuzz(target, plan, log);
     } finally {
       await target.stop();
     }
@@ -46,11 +46,12 @@ export const fuzzScenario: ChaosScenario = {
 };
 
 async function fuzz(
-  url: string,
-  grpcAddress: string,
+  target: Pick<FuzzTarget, "url" | "grpcAddress" | "token">,
   plan: { seed: number; requests: number },
   log: (line: string) => void,
 ): Promise<ScenarioResult> {
+  const { url, grpcAddress } = target;
+  const authorization = `Bearer ${target.token}`;
   const document: unknown = await (await fetch(`${url}/openapi.json`)).json();
   const { operations, components } = walkOpenApi(document);
   const declared = operations.filter((op) => op.body?.source === "requestBody").length;
@@ -58,7 +59,7 @@ async function fuzz(
   log(
     `openapi: ${operations.length} operations, ${bodied} with a body (${declared} declared by requestBody)`,
   );
-  const vocabulary = harvestVocabulary(await knownAnswers(url, operations), {
+  const vocabulary = harvestVocabulary(await knownAnswers(url, operations, authorization), {
     objectType: ["managed-host"],
     path: ["/"],
   });
@@ -68,8 +69,8 @@ async function fuzz(
   );
 
   const tally = new Tally();
-  const rest = restSender(url, { connections: CONCURRENCY, timeoutMs: TIMEOUT_MS });
-  const grpc = grpcSender(grpcAddress, { timeoutMs: TIMEOUT_MS });
+  const rest = restSender(url, { connections: CONCURRENCY, timeoutMs: TIMEOUT_MS, authorization });
+  const grpc = grpcSender(grpcAddress, { timeoutMs: TIMEOUT_MS, authorization });
   const input = {
     seed: plan.seed,
     operations,
@@ -110,7 +111,7 @@ async function fuzz(
     await rest.close();
     grpc.close();
   }
-  await replayAlone(hung.slice(0, MAX_REPLAYS), url, grpcAddress, tally, log);
+  await replayAlone(hung.slice(0, MAX_REPLAYS), target, authorization, tally, log);
   const alive = await stillServing(url);
 
   const failures = tally.failures();
@@ -162,14 +163,14 @@ async function fuzz(
  */
 async function replayAlone(
   cases: readonly ScheduledCase[],
-  url: string,
-  grpcAddress: string,
+  target: Pick<FuzzTarget, "url" | "grpcAddress">,
+  authorization: string,
   tally: Tally,
   log: (line: string) => void,
 ): Promise<void> {
   if (cases.length === 0) return;
-  const rest = restSender(url, { connections: 1, timeoutMs: REPLAY_TIMEOUT_MS });
-  const grpc = grpcSender(grpcAddress, { timeoutMs: REPLAY_TIMEOUT_MS });
+  const rest = restSender(target.url, { connections: 1, timeoutMs: REPLAY_TIMEOUT_MS, authorization });
+  const grpc = grpcSender(target.grpcAddress, { timeoutMs: REPLAY_TIMEOUT_MS, authorization });
   try {
     for (const scheduled of cases) {
       const started = Date.now();
@@ -194,14 +195,22 @@ async function replayAlone(
   }
 }
 
-/** JSON answers of the parameterless GET routes and the managed hosts: the source of real ids. */
-async function knownAnswers(url: string, operations: readonly Operation[]): Promise<unknown[]> {
+/**
+ * JSON answers of the parameterless GET routes and the managed hosts: the source of real ids. Not the
+ * tokens': a case revoking the fuzzer's own token would turn the rest of the run into 401s.
+ */
+async function knownAnswers(
+  url: string,
+  operations: readonly Operation[],
+  authorization: string,
+): Promise<unknown[]> {
   const paths = operations
     .filter((op) => op.method === "GET" && op.pathParams.length === 0 && op.path.startsWith("/api/"))
+    .filter((op) => !op.path.startsWith("/api/v1/auth/"))
     .map((op) => op.path);
   const answers: unknown[] = [];
   for (const path of [...paths, "/api/v1/objects/managed-host"]) {
-    const response = await fetch(`${url}${path}`);
+    const response = await fetch(`${url}${path}`, { headers: { authorization } });
     if (/json/.test(response.headers.get("content-type") ?? "")) answers.push(await response.json());
     else await response.body?.cancel();
   }

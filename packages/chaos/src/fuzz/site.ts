@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@racksmith/core";
+import { ServiceClient } from "@racksmith/server";
 import { startSimulatedSite } from "@racksmith/simulator";
 import { ALL_DRIVERS } from "../allDrivers.js";
 
@@ -9,6 +10,8 @@ import { ALL_DRIVERS } from "../allDrivers.js";
 export interface FuzzTarget {
   url: string;
   grpcAddress: string;
+  /** An admin token of the fuzzer's own (not the agents'), sent with every case. */
+  token: string;
   /** Stops the site and removes its folder. */
   stop(): Promise<void>;
 }
@@ -39,16 +42,21 @@ export async function startFuzzTarget(options: {
       await site.stop();
       await rm(dir, { recursive: true, force: true });
     };
+    const service = new ServiceClient(site.url, { token: site.token });
+    const { token } = await service.request<{ token: string }>("POST", "/api/v1/auth/tokens", {
+      role: "admin",
+      subject: "chaos-fuzzer",
+    });
     const deadline = Date.now() + options.waitMs;
     let machines = 0;
     while (Date.now() < deadline) {
-      const answer = (await (await fetch(`${site.url}/api/v1/machines`)).json()) as { machines?: unknown[] };
+      const answer = await service.get<{ machines?: unknown[] }>("/api/v1/machines");
       machines = answer.machines?.length ?? 0;
       if (machines >= options.hosts * 2) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     options.log(`site up at ${site.url} / ${site.grpcAddress}: ${machines} machine(s) ingested`);
-    return { url: site.url, grpcAddress: site.grpcAddress, stop };
+    return { url: site.url, grpcAddress: site.grpcAddress, token, stop };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

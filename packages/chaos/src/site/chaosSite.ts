@@ -1,9 +1,9 @@
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "@racksmith/core";
-import type { MachineDetail, MachineView } from "@racksmith/server";
+import { type MachineDetail, type MachineView, ServiceClient } from "@racksmith/server";
 import {
   type Fleet,
   fastTimings,
@@ -62,6 +62,7 @@ export class ChaosSite {
   private readonly generations = new Map<string, number>();
   private agents: SimulatedAgents | undefined;
   private closed = false;
+  private adminToken: string | undefined;
   private closeAgentLog: () => Promise<unknown> = async () => undefined;
 
   private constructor(
@@ -178,9 +179,20 @@ export class ChaosSite {
     return serve;
   }
 
+  /**
+   * The admin token the replicas' shared data directory holds (either replica verifies the other's tokens:
+   * they publish their signing keys to the database they share).
+   */
+  get token(): string {
+    const file = [...this.running.values()].find((serve) => serve.adminTokenFile)?.adminTokenFile;
+    if (!file) throw new Error("no replica has started: there is no admin token yet");
+    this.adminToken ??= readFileSync(file, "utf8").trim();
+    return this.adminToken;
+  }
+
   /** Registers the fleet (expected machines, DHCP discoveries) through a replica's REST API. */
   async register(replica = "a"): Promise<void> {
-    await registerFleet(this.fleet, this.url(replica));
+    await registerFleet(this.fleet, new ServiceClient(this.url(replica), { token: this.token }));
   }
 
   /** Starts the simulated agents against one replica's gRPC address (they take one). */
@@ -189,6 +201,7 @@ export class ChaosSite {
     this.agents = startSimulatedAgents({
       fleet: this.fleet,
       grpcAddress: this.grpcAddress(replica),
+      token: this.token,
       logger: this.agentLogger(),
     });
     return this.agents;
@@ -218,7 +231,10 @@ export class ChaosSite {
 
   /** A REST GET; a non-2xx answer throws with the body. */
   async get<T>(path: string, replica = "a"): Promise<T> {
-    const response = await fetch(`${this.url(replica)}${path}`, { signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(`${this.url(replica)}${path}`, {
+      headers: { authorization: `Bearer ${this.token}` },
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
     return JSON.parse(text) as T;

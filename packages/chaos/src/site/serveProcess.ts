@@ -65,6 +65,8 @@ function installExitHook(): void {
 export class ServeProcess {
   /** REST base URL, from its "racksmith listening" line. */
   url = "";
+  /** The admin token file the service wrote, from the same line. */
+  adminTokenFile: string | undefined;
   /** Its engine's claim owner id, from its "state engine started" line. */
   processorId: string | undefined;
   /** Its engine's resolved config, from the same line. */
@@ -241,7 +243,10 @@ export class ServeProcess {
         json = undefined;
       }
     }
-    if (json?.msg === "racksmith listening" && typeof json.http === "string") this.url = json.http;
+    if (json?.msg === "racksmith listening" && typeof json.http === "string") {
+      this.url = json.http;
+      if (typeof json.adminTokenFile === "string") this.adminTokenFile = json.adminTokenFile;
+    }
     if (json?.msg === "state engine started") {
       if (typeof json.processorId === "string") this.processorId = json.processorId;
       if (json.config && typeof json.config === "object") {

@@ -146,6 +146,20 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     load: async () => (await import("./validation.js")).defineValidationCommand,
   },
   {
+    name: "token",
+    aliases: [],
+    description: "bearer tokens the service issues: create, list, revoke, whoami (on the service)",
+    synopsis: "",
+    load: async () => (await import("./token.js")).defineTokenCommand,
+  },
+  {
+    name: "audit",
+    aliases: [],
+    description: "the service's audit log of mutating calls (on the service)",
+    synopsis: "",
+    load: async () => (await import("./audit.js")).defineAuditCommand,
+  },
+  {
     name: "ib-partition",
     aliases: [],
     description: "tenant InfiniBand partitions (on the service; needs fabrics.infiniband)",

@@ -120,7 +120,7 @@ async function applyFile(
   flags: ServerFlags & { acceptPartial?: boolean },
 ): Promise<void> {
   const { machines, lines } = await readMachinesFile(io, file, mode);
-  const client = new ServiceClient(flags.server, io);
+  const client = new ServiceClient(flags, io);
   let outcome: ApplyExpectedMachinesResult;
   let refused = false;
   try {
@@ -172,7 +172,7 @@ export function defineExpectedMachineCommand(machines: Command, io: CliIo): void
       .option("--label <key=value>", "label (repeatable)", collect, [])
       .option("--sku <id>", "SKU id"),
   ).action(async (flags: AddFlags) => {
-    const machine = await new ServiceClient(flags.server, io).request<ExpectedMachine>(
+    const machine = await new ServiceClient(flags, io).request<ExpectedMachine>(
       "POST",
       "/api/v1/expected-machines",
       inputFrom(io, flags),
@@ -182,14 +182,14 @@ export function defineExpectedMachineCommand(machines: Command, io: CliIo): void
 
   addServerFlags(machines.command("show").description("one expected machine").argument("<bmc-mac>")).action(
     async (mac: string, flags: ServerFlags) => {
-      const machine = await new ServiceClient(flags.server, io).get<ExpectedMachine>(path(mac));
+      const machine = await new ServiceClient(flags, io).get<ExpectedMachine>(path(mac));
       printOutput(io, { kind: "record", value: machine }, Boolean(flags.json));
     },
   );
 
   addServerFlags(machines.command("list").description("every expected machine")).action(
     async (flags: ServerFlags) => {
-      const { machines: rows } = await new ServiceClient(flags.server, io).get<{
+      const { machines: rows } = await new ServiceClient(flags, io).get<{
         machines: ExpectedMachine[];
       }>("/api/v1/expected-machines");
       printOutput(io, { kind: "list", rows, columns: LIST_COLUMNS }, Boolean(flags.json));
@@ -202,7 +202,7 @@ export function defineExpectedMachineCommand(machines: Command, io: CliIo): void
       .description("delete an expected machine and its factory password")
       .argument("<bmc-mac>"),
   ).action(async (mac: string, flags: ServerFlags) => {
-    await new ServiceClient(flags.server, io).request("DELETE", path(mac));
+    await new ServiceClient(flags, io).request("DELETE", path(mac));
     printOutput(
       io,
       { kind: "message", text: `deleted expected machine ${mac}`, json: { deleted: mac } },
@@ -236,20 +236,16 @@ export function defineDhcpCommand(dhcp: Command, io: CliIo): void {
       .option("--vendor-class <text>", "DHCP vendor class")
       .option("--relay <ip>", "relay agent address"),
   ).action(async (flags: ServerFlags & { mac: string; vendorClass?: string; relay?: string }) => {
-    const lease = await new ServiceClient(flags.server, io).request<DhcpLease>(
-      "POST",
-      "/api/v1/dhcp/discover",
-      {
-        mac: flags.mac,
-        ...(flags.vendorClass !== undefined ? { vendorClass: flags.vendorClass } : {}),
-        ...(flags.relay !== undefined ? { relay: flags.relay } : {}),
-      },
-    );
+    const lease = await new ServiceClient(flags, io).request<DhcpLease>("POST", "/api/v1/dhcp/discover", {
+      mac: flags.mac,
+      ...(flags.vendorClass !== undefined ? { vendorClass: flags.vendorClass } : {}),
+      ...(flags.relay !== undefined ? { relay: flags.relay } : {}),
+    });
     printOutput(io, { kind: "record", value: lease }, Boolean(flags.json));
   });
   addServerFlags(dhcp.command("leases").description("every DHCP lease")).action(
     async (flags: ServerFlags) => {
-      const { leases } = await new ServiceClient(flags.server, io).get<{ leases: DhcpLease[] }>(
+      const { leases } = await new ServiceClient(flags, io).get<{ leases: DhcpLease[] }>(
         "/api/v1/dhcp/leases",
       );
       printOutput(io, { kind: "list", rows: leases }, Boolean(flags.json));

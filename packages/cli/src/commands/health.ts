@@ -86,7 +86,7 @@ export function defineHealthCommand(health: Command, io: CliIo): void {
       .argument("<machine>")
       .option("--history", "also show the health history (newest first)"),
   ).action(async (machine: string, flags: ServerFlags & { history?: boolean }) => {
-    const client = new ServiceClient(flags.server, io);
+    const client = new ServiceClient(flags, io);
     const shown = await client.get<MachineHealth>(healthPath(machine));
     const history = flags.history
       ? await client.get<HealthHistory>(`${healthPath(machine)}/history`)
@@ -137,7 +137,7 @@ export function defineHealthCommand(health: Command, io: CliIo): void {
         ...(flags.message ? { message: flags.message } : {}),
         ...(flags.triggeredBy ? { triggeredBy: flags.triggeredBy } : {}),
       };
-      const added = await new ServiceClient(flags.server, io).request<MachineHealth>(
+      const added = await new ServiceClient(flags, io).request<MachineHealth>(
         "POST",
         `${healthPath(machine)}/overrides`,
         body,
@@ -153,7 +153,7 @@ export function defineHealthCommand(health: Command, io: CliIo): void {
       .argument("<machine>")
       .requiredOption("--source <source>", "the override's source"),
   ).action(async (machine: string, flags: ServerFlags & { source: string }) => {
-    const removed = await new ServiceClient(flags.server, io).request<MachineHealth>(
+    const removed = await new ServiceClient(flags, io).request<MachineHealth>(
       "DELETE",
       `${healthPath(machine)}/overrides/${encodeURIComponent(flags.source)}`,
     );

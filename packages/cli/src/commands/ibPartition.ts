@@ -40,7 +40,7 @@ export function defineIbPartitionCommand(command: Command, io: CliIo): void {
       .requiredOption("--tenant <org>", "the tenant organisation")
       .option("--pkey <pkey>", "a specific pkey (0x-hex or decimal) inside the configured ranges"),
   ).action(async (flags: ServerFlags & { name: string; tenant: string; pkey?: string }) => {
-    const created = await new ServiceClient(flags.server, io).request<IbPartitionView>(
+    const created = await new ServiceClient(flags, io).request<IbPartitionView>(
       "POST",
       "/api/v1/ib-partitions",
       {
@@ -56,7 +56,7 @@ export function defineIbPartitionCommand(command: Command, io: CliIo): void {
     command.command("list").description("partitions").option("--tenant <org>", "only this tenant's"),
   ).action(async (flags: ServerFlags & { tenant?: string }) => {
     const suffix = flags.tenant ? `?${new URLSearchParams({ tenantOrg: flags.tenant })}` : "";
-    const { partitions } = await new ServiceClient(flags.server, io).get<{ partitions: IbPartitionView[] }>(
+    const { partitions } = await new ServiceClient(flags, io).get<{ partitions: IbPartitionView[] }>(
       `/api/v1/ib-partitions${suffix}`,
     );
     printOutput(io, { kind: "list", rows: partitions.map(ibPartitionRecord) }, Boolean(flags.json));
@@ -66,7 +66,7 @@ export function defineIbPartitionCommand(command: Command, io: CliIo): void {
     async (id: string, flags: ServerFlags) => {
       show(
         io,
-        await new ServiceClient(flags.server, io).get<IbPartitionView>(partitionPath(id)),
+        await new ServiceClient(flags, io).get<IbPartitionView>(partitionPath(id)),
         Boolean(flags.json),
       );
     },
@@ -80,7 +80,7 @@ export function defineIbPartitionCommand(command: Command, io: CliIo): void {
   ).action(async (id: string, flags: ServerFlags) => {
     show(
       io,
-      await new ServiceClient(flags.server, io).request<IbPartitionView>("DELETE", partitionPath(id)),
+      await new ServiceClient(flags, io).request<IbPartitionView>("DELETE", partitionPath(id)),
       Boolean(flags.json),
     );
   });

@@ -142,11 +142,7 @@ export function defineInstanceCommand(instance: Command, io: CliIo): void {
         ...(flags.name ? { name: flags.name } : {}),
         ...(config ? { config } : {}),
       };
-      const created = await new ServiceClient(flags.server, io).request<Instance>(
-        "POST",
-        "/api/v1/instances",
-        body,
-      );
+      const created = await new ServiceClient(flags, io).request<Instance>("POST", "/api/v1/instances", body);
       showInstance(io, created, Boolean(flags.json));
     },
   );
@@ -166,7 +162,7 @@ export function defineInstanceCommand(instance: Command, io: CliIo): void {
       flags.issueCategory && flags.issueSummary
         ? { issue: { category: flags.issueCategory, summary: flags.issueSummary } }
         : {};
-    const released = await new ServiceClient(flags.server, io).request<Instance>(
+    const released = await new ServiceClient(flags, io).request<Instance>(
       "POST",
       `${instancePath(id)}/release`,
       body,
@@ -178,7 +174,7 @@ export function defineInstanceCommand(instance: Command, io: CliIo): void {
     async (id: string, flags: ServerFlags) => {
       showInstance(
         io,
-        await new ServiceClient(flags.server, io).get<Instance>(instancePath(id)),
+        await new ServiceClient(flags, io).get<Instance>(instancePath(id)),
         Boolean(flags.json),
       );
     },
@@ -197,7 +193,7 @@ export function defineInstanceCommand(instance: Command, io: CliIo): void {
     if (flags.machine) query.set("machineId", flags.machine);
     if (flags.all) query.set("includeTerminated", "true");
     const suffix = query.size > 0 ? `?${query}` : "";
-    const { instances } = await new ServiceClient(flags.server, io).get<{ instances: Instance[] }>(
+    const { instances } = await new ServiceClient(flags, io).get<{ instances: Instance[] }>(
       `/api/v1/instances${suffix}`,
     );
     printOutput(
@@ -223,7 +219,7 @@ export function defineInstanceCommand(instance: Command, io: CliIo): void {
       }
     }
     const config = readConfigFile(flags.config, io);
-    const updated = await new ServiceClient(flags.server, io).request<Instance>(
+    const updated = await new ServiceClient(flags, io).request<Instance>(
       "PUT",
       `${instancePath(id)}/config`,
       {

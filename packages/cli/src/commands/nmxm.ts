@@ -16,7 +16,7 @@ export function defineNmxmCommand(command: Command, io: CliIo): void {
       .description("GET an NMX-M resource as NMX-M answers it, e.g. nmx/v1/partitions")
       .argument("<path>"),
   ).action(async (path: string, flags: { server?: string; json?: boolean }) => {
-    const answer = await new ServiceClient(flags.server, io).get<BrowseAnswer>(
+    const answer = await new ServiceClient(flags, io).get<BrowseAnswer>(
       `/api/v1/nmxm/browse?${new URLSearchParams({ path })}`,
     );
     printOutput(

@@ -59,7 +59,7 @@ export function defineNvLinkPartitionCommand(command: Command, io: CliIo): void 
       .requiredOption("--tenant <org>", "the tenant organisation")
       .option("--name <name>", "partition name (default: its id)"),
   ).action(async (flags: ServerFlags & { name?: string; tenant: string }) => {
-    const created = await new ServiceClient(flags.server, io).request<NvLinkPartition>(
+    const created = await new ServiceClient(flags, io).request<NvLinkPartition>(
       "POST",
       "/api/v1/nvlink-partitions",
       { tenantOrg: flags.tenant, ...(flags.name ? { name: flags.name } : {}) },
@@ -71,7 +71,7 @@ export function defineNvLinkPartitionCommand(command: Command, io: CliIo): void 
     command.command("list").description("logical partitions").option("--tenant <org>", "only this tenant's"),
   ).action(async (flags: ServerFlags & { tenant?: string }) => {
     const suffix = flags.tenant ? `?${new URLSearchParams({ tenantOrg: flags.tenant })}` : "";
-    const { partitions } = await new ServiceClient(flags.server, io).get<{ partitions: NvLinkPartition[] }>(
+    const { partitions } = await new ServiceClient(flags, io).get<{ partitions: NvLinkPartition[] }>(
       `/api/v1/nvlink-partitions${suffix}`,
     );
     const json = Boolean(flags.json);
@@ -84,11 +84,7 @@ export function defineNvLinkPartitionCommand(command: Command, io: CliIo): void 
       .description("one logical partition with its physical partitions")
       .argument("<id>"),
   ).action(async (id: string, flags: ServerFlags) => {
-    show(
-      io,
-      await new ServiceClient(flags.server, io).get<NvLinkPartition>(partitionPath(id)),
-      Boolean(flags.json),
-    );
+    show(io, await new ServiceClient(flags, io).get<NvLinkPartition>(partitionPath(id)), Boolean(flags.json));
   });
 
   addServerFlags(
@@ -101,7 +97,7 @@ export function defineNvLinkPartitionCommand(command: Command, io: CliIo): void 
   ).action(async (id: string, flags: ServerFlags) => {
     show(
       io,
-      await new ServiceClient(flags.server, io).request<NvLinkPartition>("DELETE", partitionPath(id)),
+      await new ServiceClient(flags, io).request<NvLinkPartition>("DELETE", partitionPath(id)),
       Boolean(flags.json),
     );
   });

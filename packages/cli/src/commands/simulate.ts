@@ -57,7 +57,7 @@ export function defineSimulateCommand(simulate: Command, io: CliIo): void {
       });
       try {
         const registration = flags.register
-          ? await register(fleet, new ServiceClient(flags.server, io), io)
+          ? await register(fleet, new ServiceClient(flags, io), io)
           : undefined;
         const out = flags.out ? await writeFleetFiles(fleet, resolve(io.cwd, flags.out)) : undefined;
         const summary = summarize(fleet, {

@@ -14,6 +14,8 @@ export interface SiteProgress {
     rest: string;
     grpc: string;
     dataDir: string;
+    /** The admin token the site's service wrote, which the CLI's commands need. */
+    tokenFile: string | undefined;
     resumed: boolean;
     /** Hosts registered by an earlier run of a resumed site. */
     alreadyRegistered: number;
@@ -75,6 +77,7 @@ export function textProgress(io: CliIo, hosts: number): SiteProgress {
       }
       io.stderr.write(
         `Simulated site: ${hosts} hosts, REST ${site.rest}, gRPC ${site.grpc}, data in ${site.dataDir}\n` +
+          (site.tokenFile ? `Admin token: export RACKSMITH_TOKEN_FILE=${site.tokenFile}\n` : "") +
           "Try: racksmith machine list · racksmith instance allocate --machine <host id> --tenant acme\n",
       );
     },

@@ -124,6 +124,7 @@ export function registerSiteSimulation(simulate: Command, io: CliIo): void {
           rest: site.url,
           grpc: site.grpcAddress,
           dataDir: dir,
+          tokenFile: site.service.adminTokenFile,
           resumed: site.resumed,
           alreadyRegistered: site.registration.alreadyExpected,
         });

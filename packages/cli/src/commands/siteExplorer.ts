@@ -90,7 +90,7 @@ function endpointRecord(endpoint: EndpointDetail): string {
 export function defineSiteExplorerCommand(explorer: Command, io: CliIo): void {
   addServerFlags(explorer.command("endpoints").description("every explored BMC endpoint")).action(
     async (flags: ServerFlags) => {
-      const { endpoints } = await new ServiceClient(flags.server, io).get<{ endpoints: EndpointSummary[] }>(
+      const { endpoints } = await new ServiceClient(flags, io).get<{ endpoints: EndpointSummary[] }>(
         "/api/v1/site-explorer/endpoints",
       );
       if (flags.json) return printOutput(io, { kind: "list", rows: endpoints.map(endpointRow) }, true);
@@ -111,7 +111,7 @@ export function defineSiteExplorerCommand(explorer: Command, io: CliIo): void {
   addServerFlags(
     explorer.command("endpoint").description("one endpoint with its last report").argument("<address>"),
   ).action(async (address: string, flags: ServerFlags) => {
-    const endpoint = await new ServiceClient(flags.server, io).get<EndpointDetail>(endpointPath(address));
+    const endpoint = await new ServiceClient(flags, io).get<EndpointDetail>(endpointPath(address));
     printOutput(
       io,
       { kind: "record", value: endpoint, human: endpointRecord(endpoint) },
@@ -122,7 +122,7 @@ export function defineSiteExplorerCommand(explorer: Command, io: CliIo): void {
   addServerFlags(
     explorer.command("managed-hosts").description("each host BMC's pairing and ingestion verdict"),
   ).action(async (flags: ServerFlags) => {
-    const { managedHosts } = await new ServiceClient(flags.server, io).get<{
+    const { managedHosts } = await new ServiceClient(flags, io).get<{
       managedHosts: ManagedHostView[];
     }>("/api/v1/site-explorer/managed-hosts");
     const rows = flags.json
@@ -164,7 +164,7 @@ export function defineSiteExplorerCommand(explorer: Command, io: CliIo): void {
         flags.username && flags.passwordFile
           ? { username: flags.username, password: readSecretFile(io, flags.passwordFile, "--password-file") }
           : undefined;
-      const result = await new ServiceClient(flags.server, io).request<ExploreNowResult>(
+      const result = await new ServiceClient(flags, io).request<ExploreNowResult>(
         "POST",
         `${endpointPath(address)}/explore`,
         { ...(flags.mac ? { mac: flags.mac } : {}), ...(credentials ? { credentials } : {}) },
@@ -191,7 +191,7 @@ export function defineSiteExplorerCommand(explorer: Command, io: CliIo): void {
       .description("explore this endpoint first in the next run (asked to start soon)")
       .argument("<address>"),
   ).action(async (address: string, flags: ServerFlags) => {
-    await new ServiceClient(flags.server, io).request("POST", `${endpointPath(address)}/re-explore`);
+    await new ServiceClient(flags, io).request("POST", `${endpointPath(address)}/re-explore`);
     printOutput(
       io,
       {
@@ -208,7 +208,7 @@ export function defineSiteExplorerCommand(explorer: Command, io: CliIo): void {
 export function defineMachineCommand(machine: Command, io: CliIo): void {
   addServerFlags(machine.command("list").description("every managed host and DPU")).action(
     async (flags: ServerFlags) => {
-      const { machines } = await new ServiceClient(flags.server, io).get<{ machines: MachineView[] }>(
+      const { machines } = await new ServiceClient(flags, io).get<{ machines: MachineView[] }>(
         "/api/v1/machines",
       );
       printOutput(
@@ -233,7 +233,7 @@ export function defineMachineCommand(machine: Command, io: CliIo): void {
         "also the lifecycle history as a table (each state: entered at, how long it lasted against its SLA, what ended it)",
       ),
   ).action(async (id: string, flags: ServerFlags & { history?: boolean }) => {
-    const detail = await new ServiceClient(flags.server, io).get<MachineShow>(
+    const detail = await new ServiceClient(flags, io).get<MachineShow>(
       `/api/v1/machines/${encodeURIComponent(id)}`,
     );
     const { history, lifecycle, ...rest } = detail;
@@ -262,7 +262,7 @@ export function defineMachineCommand(machine: Command, io: CliIo): void {
     // No interactive prompt: an explicit flag is what scripts and people both can give.
     if (!flags.yes)
       throw new UsageError(`force-delete removes ${id} whatever its state; add --yes to confirm`);
-    const result = await new ServiceClient(flags.server, io).request<{ hostId: string }>(
+    const result = await new ServiceClient(flags, io).request<{ hostId: string }>(
       "POST",
       `/api/v1/machines/${encodeURIComponent(id)}/force-delete`,
     );

@@ -66,7 +66,7 @@ function showHostSku(io: CliIo, host: HostSkuJson, json: boolean): void {
 
 /** `racksmith sku …`: SKUs (hardware bills of materials) and their hosts, over the service's REST API. */
 export function defineSkuCommand(command: Command, io: CliIo): void {
-  const client = (flags: ServerFlags) => new ServiceClient(flags.server, io);
+  const client = (flags: ServerFlags) => new ServiceClient(flags, io);
 
   addServerFlags(command.command("list").description("every SKU and how many hosts it has")).action(
     async (flags: ServerFlags) => {

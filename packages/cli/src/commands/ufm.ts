@@ -17,7 +17,7 @@ export function defineUfmCommand(command: Command, io: CliIo): void {
       .description("GET a UFM resource as UFM answers it, e.g. /ufmRest/resources/pkeys?guids_data=true")
       .argument("<path>"),
   ).action(async (path: string, flags: { server?: string; json?: boolean }) => {
-    const answer = await new ServiceClient(flags.server, io).get<BrowseAnswer>(
+    const answer = await new ServiceClient(flags, io).get<BrowseAnswer>(
       `/api/v1/ufm/browse?${new URLSearchParams({ path })}`,
     );
     printOutput(

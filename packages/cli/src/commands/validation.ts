@@ -130,7 +130,7 @@ function showRun(io: CliIo, run: ValidationRunJson, json: boolean): void {
 
 /** `racksmith validation …`: machine validation tests and their runs on hosts, over the service's REST API. */
 export function defineValidationCommand(command: Command, io: CliIo): void {
-  const client = (flags: ServerFlags) => new ServiceClient(flags.server, io);
+  const client = (flags: ServerFlags) => new ServiceClient(flags, io);
   const test = command.command("test").description("the validation tests the service knows");
 
   addServerFlags(test.command("list").description("every validation test")).action(

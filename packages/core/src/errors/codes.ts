@@ -552,6 +552,22 @@ export const ERROR_CODES = {
     meaning: "no machine validation run of this host has this id",
   },
 
+  // ---- server: authentication and authorization ----------------------------------------------------------
+  unauthenticated: {
+    status: "UNAUTHENTICATED",
+    meaning:
+      "a call without a valid bearer token (none, malformed, expired, revoked, untrusted issuer or audience, bad signature); the message says which",
+  },
+  permission_denied: {
+    status: "PERMISSION_DENIED",
+    meaning:
+      "the caller's role may not make this call, or an agent called about another machine; the message names the role and the operation",
+  },
+  token_not_found: {
+    status: "NOT_FOUND",
+    meaning: "no service-issued token has this id",
+  },
+
   // ---- cli ---------------------------------------------------------------------------------------------------
   service_unreachable: {
     status: "UNAVAILABLE",

@@ -1,15 +1,17 @@
-/** A JSON request to the service's REST API: the status and the parsed body. */
+/** A JSON request to the service's REST API as its admin: the status and the parsed body. */
 export async function restJson<T>(
-  baseUrl: string,
+  service: { url: string; token: string },
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${baseUrl}${path}`, {
+  const response = await fetch(`${service.url}${path}`, {
     method,
-    ...(body === undefined
-      ? {}
-      : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    headers: {
+      authorization: `Bearer ${service.token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as T };
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,6 +13,8 @@ const STARTUP_TIMEOUT_MS = 180_000;
 export interface ServeProcess {
   /** The REST base URL (`http://127.0.0.1:PORT`). */
   readonly url: string;
+  /** The admin token the service wrote to its data directory (as the CLI on its machine finds it). */
+  readonly token: string;
   /** Everything it printed (JSON log lines) so far. */
   output(): string;
   /** Ends it the hard way (power loss, OOM kill): no cleanup runs. */
@@ -43,10 +46,10 @@ export function startServe(configFile: string, cwd: string): Promise<ServeProces
     }, STARTUP_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = listeningUrl(output);
-      if (url) {
+      const listening = listeningLine(output);
+      if (listening) {
         clearTimeout(timer);
-        resolve(handle(child, url, () => output, exited));
+        resolve(handle(child, listening, () => output, exited));
       }
     };
     child.stdout?.on("data", onData);
@@ -60,23 +63,25 @@ export function startServe(configFile: string, cwd: string): Promise<ServeProces
   });
 }
 
-function listeningUrl(output: string): string | undefined {
+/** Where the service listens and the file holding its admin token, from its "racksmith listening" line. */
+function listeningLine(output: string): { url: string; token: string } | undefined {
   for (const line of output.split("\n")) {
     if (!line.includes('"racksmith listening"')) continue;
-    const { http } = JSON.parse(line) as { http?: string };
-    if (http) return http;
+    const { http, adminTokenFile } = JSON.parse(line) as { http?: string; adminTokenFile?: string };
+    if (http && adminTokenFile) return { url: http, token: readFileSync(adminTokenFile, "utf8").trim() };
   }
   return undefined;
 }
 
 function handle(
   child: ChildProcess,
-  url: string,
+  { url, token }: { url: string; token: string },
   output: () => string,
   exited: Promise<number | null>,
 ): ServeProcess {
   return {
     url,
+    token,
     output,
     kill: async () => {
       child.kill("SIGKILL");

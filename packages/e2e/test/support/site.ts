@@ -58,6 +58,12 @@ export class Site {
     return this.service.url;
   }
 
+  /** The running service's admin token. */
+  get token(): string {
+    if (!this.service) throw new Error("the site's service is not running");
+    return this.service.token;
+  }
+
   /** Starts `racksmith serve` (again: same config, credentials and database). */
   async start(): Promise<ServeProcess> {
     this.service = await startServe(this.configFile, this.dir);
@@ -96,9 +102,11 @@ export class Site {
   async call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.url}${path}`, {
       method,
-      ...(body === undefined
-        ? {}
-        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);

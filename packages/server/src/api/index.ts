@@ -1,3 +1,14 @@
+export {
+  type AccessGate,
+  type CallCredentials,
+  type Caller,
+  type CallerProof,
+  type CallOutcome,
+  type Operation,
+  operationKey,
+  ROLES,
+  type Role,
+} from "./access.js";
 export type { ApiContext, ObjectStateDto, ReadinessCheck, VersionInfo } from "./context.js";
 export { type ApiErrorBody, toGrpcError, toHttpError } from "./errors.js";
 export {
@@ -8,6 +19,7 @@ export {
   shutdownGrpcServer,
   unary,
 } from "./grpc/createGrpcServer.js";
+export { callerOf } from "./grpc/guardService.js";
 export { loadRacksmithProto, PROTO_LOADER_OPTIONS, PROTO_ROOT } from "./grpc/loadProto.js";
 export {
   DEFAULT_LIMITS,

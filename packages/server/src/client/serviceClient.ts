@@ -32,9 +32,12 @@ export class ServiceError extends Error {
 export class ServiceClient {
   /** The service's base URL, without a trailing slash (`http://127.0.0.1:8080`). */
   readonly base: string;
+  private readonly token: string | undefined;
 
-  constructor(url: string) {
+  /** `token`: sent as `Authorization: Bearer <token>` with every request. */
+  constructor(url: string, options: { token?: string | undefined } = {}) {
     this.base = url.replace(/\/+$/, "");
+    this.token = options.token;
   }
 
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
@@ -42,7 +45,10 @@ export class ServiceClient {
     try {
       response = await fetch(`${this.base}${path}`, {
         method,
-        headers: body === undefined ? {} : { "content-type": "application/json" },
+        headers: {
+          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {

@@ -33,7 +33,7 @@ describe("config", () => {
   it.each([
     [
       "plugns: []",
-      "unknown key plugns (did you mean plugins?); allowed: plugins, drivers, healthProbes, server, database, engine, inventory, siteExplorer, lifecycle, monitor, health, skuValidation, fabrics, log",
+      "unknown key plugns (did you mean plugins?); allowed: plugins, drivers, healthProbes, server, database, auth, engine, inventory, siteExplorer, lifecycle, monitor, health, skuValidation, fabrics, log",
     ],
     ["plugins: '@racksmith/driver-dell'", "plugins: must be a list"],
     ["plugins:\n  - 42", "plugins[0]: must be a string"],

@@ -1,5 +1,6 @@
 import { DEFAULT_ENGINE_CONFIG, ENGINE_CONFIG_SCHEMA, type EngineConfig } from "@racksmith/core/engine";
 import type { SchemaObject } from "ajv";
+import { AUTH_CONFIG_SCHEMA, type AuthConfig } from "../auth/config.js";
 import { SITE_EXPLORER_CONFIG_SCHEMA, type SiteExplorerConfig } from "../explorer/configSchema.js";
 import { MONITOR_CONFIG_SCHEMA, type MonitorConfig } from "../health/monitor/config.js";
 import { HEALTH_CONFIG_SCHEMA, type HealthConfig } from "../health/service/config.js";
@@ -96,6 +97,7 @@ export const configSchema: SchemaObject = {
         },
       },
     },
+    auth: AUTH_CONFIG_SCHEMA,
     engine: { ...ENGINE_CONFIG_SCHEMA, description: "State engine timing and concurrency.", default: {} },
     inventory: INVENTORY_CONFIG_SCHEMA,
     siteExplorer: SITE_EXPLORER_CONFIG_SCHEMA,
@@ -145,6 +147,8 @@ export interface RacksmithConfig {
   healthProbes: Record<string, Record<string, unknown>>;
   server: { http: string; grpc: string };
   database: { url: string; dataDir: string; schema: string };
+  /** Absent: authentication not configured (loopback only, a bootstrap admin token). */
+  auth?: AuthConfig;
   engine: Partial<EngineConfig>;
   inventory: InventoryConfig;
   siteExplorer: SiteExplorerConfig;

@@ -76,9 +76,10 @@ describe("a BMC found by DHCP (inventory and site explorer in one service)", () 
     await bmc?.stop();
   });
 
+  const auth = () => ({ authorization: `Bearer ${service.adminToken}` });
   const endpoints = async (): Promise<EndpointSummary[]> =>
     (
-      (await (await fetch(`${base}/api/v1/site-explorer/endpoints`)).json()) as {
+      (await (await fetch(`${base}/api/v1/site-explorer/endpoints`, { headers: auth() })).json()) as {
         endpoints: EndpointSummary[];
       }
     ).endpoints;
@@ -95,7 +96,7 @@ describe("a BMC found by DHCP (inventory and site explorer in one service)", () 
     const mac = macLeasedFirstAddress();
     const response = await fetch(`${base}/api/v1/dhcp/discover`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...auth() },
       body: JSON.stringify({ mac, vendorClass: "contoso" }),
     });
     expect(response.status).toBe(200);

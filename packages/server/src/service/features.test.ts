@@ -31,9 +31,21 @@ describe("service features", () => {
       logger: silentLogger,
       features: [feature],
       inMemoryDatabase: true,
+      accessRules: { "GET /api/v1/hello": { roles: ["viewer"], mutates: false } },
     });
     const base = `http://127.0.0.1:${service.http.port}`;
-    expect(await (await fetch(`${base}/api/v1/hello`)).json()).toEqual({ hello: "world" });
+    const hello = (authorization?: string) =>
+      fetch(`${base}/api/v1/hello`, authorization ? { headers: { authorization } } : {});
+    expect((await hello()).status).toBe(401);
+    // The feature's rule admits viewers only: the admin token is refused.
+    expect((await hello(`Bearer ${service.adminToken}`)).status).toBe(403);
+    const viewer = await fetch(`${base}/api/v1/auth/tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${service.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ role: "viewer" }),
+    });
+    const { token } = (await viewer.json()) as { token: string };
+    expect(await (await hello(`Bearer ${token}`)).json()).toEqual({ hello: "world" });
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(503);
     expect(JSON.stringify(await ready.json())).toContain("warming up");

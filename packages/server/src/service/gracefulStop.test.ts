@@ -28,7 +28,11 @@ function slowFeature() {
 
 /** The service with `feature`, whose calls in flight get `shutdownGraceMs` when it stops. */
 function startWith(feature: ServiceFeature, shutdownGraceMs: number): Promise<ServiceHarness> {
-  return startServiceHarness({ config: { engine: { shutdownGraceMs } }, features: [feature] });
+  return startServiceHarness({
+    config: { engine: { shutdownGraceMs } },
+    features: [feature],
+    accessRules: { "GET /test/slow": { roles: "public", mutates: false } },
+  });
 }
 
 /** A shutdown grace no test outlives: a stop() that returns did not wait for it. */

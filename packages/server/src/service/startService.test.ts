@@ -53,7 +53,7 @@ describe("the service", () => {
     // No deadline of its own (vi.waitFor's default is 1 s): the test's timeout is the only bound.
     const body = await vi.waitFor(
       async () => {
-        const current = (await (await fetch(`${base}/api/v1/objects/ticket/t-1`)).json()) as ObjectBody;
+        const current = (await api.request<ObjectBody>("GET", "/api/v1/objects/ticket/t-1")).json;
         expect(current.state).toEqual({ state: "closed" });
         return current;
       },
@@ -80,6 +80,33 @@ describe("a service that cannot start", () => {
     expect(error.message).toContain("127.0.0.1:1/racksmith");
     expect(error.message).not.toContain("Hunter2-Secret");
   });
+
+  it.each([
+    ["http", "0.0.0.0:0", "server.http / --http"],
+    ["grpc", "[::]:0", "server.grpc / --grpc"],
+    ["http", ":0", "server.http / --http"],
+  ] as const)(
+    "refuses to listen on %s %s beyond this machine without an auth section, naming the key",
+    async (key, address, named) => {
+      const unreachable = "postgres://racksmith@127.0.0.1:1/racksmith";
+      const refused = (await startService({
+        config,
+        logger: silentLogger,
+        overrides: { [key]: address, databaseUrl: unreachable },
+      }).catch((e: unknown) => e)) as Error & { code?: string };
+      expect(refused.code).toBe("config_invalid");
+      expect(refused.message).toContain(`auth: listening on `);
+      expect(refused.message).toContain(`(${named}) reaches beyond this machine`);
+      // With an auth section the start goes on, to the (unreachable) database.
+      const configured = { ...config, config: { ...config.config, auth: {} } };
+      const started = (await startService({
+        config: configured,
+        logger: silentLogger,
+        overrides: { [key]: address, databaseUrl: unreachable },
+      }).catch((e: unknown) => e)) as Error & { code?: string };
+      expect(started.code).toBe("database_unavailable");
+    },
+  );
 
   it.each([
     ["REST", "http", "server.http / --http"],

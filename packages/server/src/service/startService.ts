@@ -5,7 +5,8 @@ import { CORE_VERSION, childLogger, PLUGIN_API_VERSION } from "@racksmith/core";
 import { DEFAULT_ENGINE_CONFIG, StateEngine, type StateMachine } from "@racksmith/core/engine";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { createGrpcServer, createRestServer, RACKSMITH_SERVICE, shutdownGrpcServer } from "../api/index.js";
-import type { LoadedConfig } from "../config/index.js";
+import { type AccessRule, isLoopbackHost, setupAuth } from "../auth/index.js";
+import { ConfigError, type LoadedConfig } from "../config/index.js";
 import {
   assertMigrated,
   type Database,
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   machines?: readonly StateMachine[];
   /** Use an in-memory embedded database (tests). */
   inMemoryDatabase?: boolean;
+  /** Authorization rules for routes outside the access table (tests' stub features). */
+  accessRules?: Readonly<Record<string, AccessRule>>;
 }
 
 export interface RunningService {
@@ -53,6 +56,12 @@ export interface RunningService {
   host: PluginHost;
   metrics: Registry;
   logger: Logger;
+  /**
+   * The bootstrap admin token (unless `auth.bootstrapAdminToken` is false): in `adminTokenFile` on disk,
+   * only here for an in-memory service.
+   */
+  adminToken: string | undefined;
+  adminTokenFile: string | undefined;
   /** Graceful: stop serving, let in-flight handlers finish within the grace period, release, close. */
   stop(): Promise<void>;
 }
@@ -69,6 +78,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const logger = options.logger ?? createServiceLogger(config.log.level);
   const http = parseListenAddress(overrides.http ?? config.server.http, "--http");
   const grpc = parseListenAddress(overrides.grpc ?? config.server.grpc, "--grpc");
+  assertAuthForRemoteListeners(loaded, [
+    { address: http, key: "server.http / --http" },
+    { address: grpc, key: "server.grpc / --grpc" },
+  ]);
   const { host } = await createPluginHost(loaded);
   const features = options.features ?? DEFAULT_FEATURES;
   validateFeatureConfigs(features, { config: loaded, host });
@@ -83,18 +96,28 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     const databaseUrl =
       overrides.databaseUrl ?? (config.database.url || env.RACKSMITH_DATABASE_URL || undefined);
+    const inMemory = options.inMemoryDatabase && !databaseUrl;
+    const dataDir = resolve(loaded.baseDir, overrides.dataDir ?? config.database.dataDir);
     const database = await openDatabase({
       ...(databaseUrl
         ? { url: databaseUrl, ...(config.database.schema ? { schema: config.database.schema } : {}) }
         : {}),
-      ...(options.inMemoryDatabase && !databaseUrl
-        ? { inMemory: true }
-        : { dataDir: resolve(loaded.baseDir, overrides.dataDir ?? config.database.dataDir) }),
+      ...(inMemory ? { inMemory: true } : { dataDir }),
       logger,
     });
     cleanups.push(() => database.close());
     const { applied } = await migrate(database);
     if (applied.length) logger.info({ applied }, "database migrated");
+    const auth = await setupAuth({
+      config: config.auth,
+      database,
+      dataDir: options.inMemoryDatabase ? undefined : dataDir,
+      baseDir: loaded.baseDir,
+      logger,
+      ...(options.accessRules ? { extraRules: options.accessRules } : {}),
+    });
+    // Runs before the database closes (cleanups run last first): no audit row is lost at stop.
+    cleanups.push(() => auth.audit.flush());
 
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
@@ -150,8 +173,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const shutdownGraceMs = config.engine.shutdownGraceMs ?? DEFAULT_ENGINE_CONFIG.shutdownGraceMs;
     const rest = await createRestServer(
       context,
-      runtimes.flatMap((runtime) => (runtime.rest ? [runtime.rest] : [])),
-      { closeGraceMs: shutdownGraceMs },
+      [auth.rest, ...runtimes.flatMap((runtime) => (runtime.rest ? [runtime.rest] : []))],
+      { closeGraceMs: shutdownGraceMs, gate: auth.gate },
     );
     cleanups.push(() => rest.close());
     await rest.listen({ host: http.host, port: http.port }).catch((error: unknown) => {
@@ -162,7 +185,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       typeof restAddress === "object" && restAddress ? { host: http.host, port: restAddress.port } : http;
 
     const grpcModules = runtimes.flatMap((runtime) => runtime.grpc ?? []);
-    const grpcApi = createGrpcServer(context, grpcModules);
+    const grpcApi = createGrpcServer(context, grpcModules, auth.gate);
     const grpcPort = await new Promise<number>((done, fail) =>
       grpcApi.server.bindAsync(
         formatListenAddress(grpc),
@@ -188,6 +211,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         http: `http://${formatListenAddress(httpBound)}`,
         grpc: formatListenAddress(grpcBound),
         database: database.description,
+        ...(auth.adminTokenFile ? { adminTokenFile: auth.adminTokenFile } : {}),
       },
       "racksmith listening",
     );
@@ -201,6 +225,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       host,
       metrics,
       logger,
+      adminToken: auth.adminToken,
+      adminTokenFile: auth.adminTokenFile,
       stop: () => {
         stopping ??= (async () => {
           grpcApi.health.setStatus("", "NOT_SERVING");
@@ -215,5 +241,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     await cleanup();
     throw error;
+  }
+}
+
+/**
+ * Without an `auth` section the service answers only this machine: a listener beyond loopback is refused,
+ * naming the key, before anything starts.
+ */
+function assertAuthForRemoteListeners(
+  loaded: LoadedConfig,
+  listeners: ReadonlyArray<{ address: ListenAddress; key: string }>,
+): void {
+  if (loaded.config.auth) return;
+  for (const { address, key } of listeners) {
+    if (isLoopbackHost(address.host)) continue;
+    throw new ConfigError(loaded.file ?? "config", [
+      `auth: listening on ${formatListenAddress(address)} (${key}) reaches beyond this machine, which needs authentication configured: add an auth section (auth.oidc for an identity provider; auth: {} for tokens this service issues, racksmith token create)`,
+    ]);
   }
 }

@@ -5,6 +5,8 @@ import {
   type Client,
   credentials,
   type GrpcObject,
+  InterceptingCall,
+  type Interceptor,
   loadPackageDefinition,
   type Metadata,
   ServerCredentials,
@@ -16,6 +18,7 @@ import { type Logger, silentLogger } from "@racksmith/core";
 import { StateEngine, type StateMachine } from "@racksmith/core/engine";
 import type { FastifyInstance } from "fastify";
 import {
+  type AccessGate,
   type ApiContext,
   createGrpcServer,
   createRestServer,
@@ -26,8 +29,9 @@ import {
 } from "../api/index.js";
 import type { LoadedConfig, RacksmithConfig } from "../config/index.js";
 import type { Database } from "../db/index.js";
-import type { RunningService, ServiceFeature } from "../service/index.js";
+import type { RunningService, ServiceFeature, ServiceOptions } from "../service/index.js";
 import { fakeApiContext } from "./fakeApiContext.js";
+import { harnessGate } from "./harnessGate.js";
 import { openTestDatabase } from "./testDatabase.js";
 
 /*
@@ -107,24 +111,47 @@ function lookup(root: GrpcObject, serviceName: string): ServiceClientConstructor
   return found as ServiceClientConstructor;
 }
 
+/** A client interceptor sending `authorization` with every call (call credentials need a TLS channel). */
+export function authorizationInterceptor(authorization: string): Interceptor {
+  return (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        metadata.set("authorization", authorization);
+        next(metadata, listener);
+      },
+    });
+}
+
 /** Makes gRPC clients; `client<C>(service, protoFile?)` is closed by the harness's `close`. */
 export interface GrpcClients {
   /** The gRPC server's `host:port`. */
   readonly grpcAddress: string;
   /**
    * A client of `serviceName` (`racksmith.v1.Instances`) from `protoFile` (under `proto/`; the core proto is
-   * always loaded), typed as the generated client `C`.
+   * always loaded), typed as the generated client `C`. Its calls send `authorization` (default: the
+   * harness's: a service's admin token; `null`: none).
    */
-  client<C extends Client = Client>(serviceName: string, protoFile?: string): C;
+  client<C extends Client = Client>(
+    serviceName: string,
+    protoFile?: string,
+    options?: { authorization?: string | null },
+  ): C;
 }
 
-function grpcClients(grpcAddress: string): GrpcClients & { closeAll(): void } {
+function grpcClients(grpcAddress: string, authorization?: string): GrpcClients & { closeAll(): void } {
   const made: Client[] = [];
   return {
     grpcAddress,
-    client<C extends Client = Client>(serviceName: string, protoFile?: string): C {
+    client<C extends Client = Client>(
+      serviceName: string,
+      protoFile?: string,
+      options: { authorization?: string | null } = {},
+    ): C {
       const proto = loadRacksmithProto(protoFile ? [protoFile] : []).grpc as unknown as GrpcObject;
-      const client = new (lookup(proto, serviceName))(grpcAddress, credentials.createInsecure());
+      const sent = options.authorization === undefined ? authorization : options.authorization;
+      const client = new (lookup(proto, serviceName))(grpcAddress, credentials.createInsecure(), {
+        ...(sent ? { interceptors: [authorizationInterceptor(sent)] } : {}),
+      });
       made.push(client);
       return client as unknown as C;
     },
@@ -162,12 +189,16 @@ export interface GrpcTestServer extends GrpcClients {
   close(): Promise<void>;
 }
 
-/** A gRPC server with `modules` (and the core service over `context`) on a free local port. */
+/**
+ * A gRPC server with `modules` (and the core service over `context`) on a free local port, behind the
+ * harness's gate (see `harnessGate`).
+ */
 export async function startGrpcServer(
   modules: readonly GrpcServiceModule[] = [],
   context: ApiContext = fakeApiContext(),
+  gate: AccessGate = harnessGate(),
 ): Promise<GrpcTestServer> {
-  const api = createGrpcServer(context, modules);
+  const api = createGrpcServer(context, modules, gate);
   const port = await new Promise<number>((resolve, reject) =>
     api.server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
@@ -241,7 +272,7 @@ export async function startApiHarness(options: ApiHarnessOptions): Promise<ApiHa
     const engine = new StateEngine({ database, machines: [...(options.machines ?? [])] });
     const recording = recordingEngine(engine);
     const apis = options.apis({ database, engine: recording, logger: options.logger ?? silentLogger });
-    const rest = await createRestServer(fakeApiContext(), apis.rest ?? []);
+    const rest = await createRestServer(fakeApiContext(), apis.rest ?? [], { gate: harnessGate() });
     cleanup.add(() => rest.close());
     const grpc = await startGrpcServer(apis.grpc ?? []);
     cleanup.add(() => grpc.close());
@@ -273,6 +304,8 @@ export interface ServiceHarnessOptions {
   machines?: readonly StateMachine[];
   /** Default: silent. */
   logger?: Logger;
+  /** Rules for the stub features' routes, outside the access table. */
+  accessRules?: ServiceOptions["accessRules"];
 }
 
 /** A REST response: its status, its body as text and, when it is JSON, parsed (else undefined). */
@@ -286,8 +319,18 @@ export interface ServiceHarness extends GrpcClients {
   service: RunningService;
   /** `http://127.0.0.1:<port>` */
   baseUrl: string;
-  /** A REST request to the service; `body` is sent as JSON. */
-  request<T = unknown>(method: string, path: string, body?: unknown): Promise<RestResponse<T>>;
+  /** The service's bootstrap admin token, which `request` and `client` send unless told otherwise. */
+  adminToken: string;
+  /**
+   * A REST request to the service; `body` is sent as JSON, with `authorization` (default: the admin
+   * token as a bearer; `null`: none).
+   */
+  request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { authorization?: string | null },
+  ): Promise<RestResponse<T>>;
   /** Closes the clients, then stops the service (again, if the test stopped it). */
   close(): Promise<void>;
 }
@@ -317,20 +360,33 @@ export async function startServiceHarness(options: ServiceHarnessOptions = {}): 
     inMemoryDatabase: true,
     features: options.features,
     machines: options.machines,
+    ...(options.accessRules ? { accessRules: options.accessRules } : {}),
   });
   const baseUrl = `http://127.0.0.1:${service.http.port}`;
-  const clients = grpcClients(`127.0.0.1:${service.grpc.port}`);
+  const adminToken = service.adminToken ?? "";
+  const clients = grpcClients(`127.0.0.1:${service.grpc.port}`, `Bearer ${adminToken}`);
   return {
     service,
     baseUrl,
+    adminToken,
     grpcAddress: clients.grpcAddress,
     client: clients.client,
-    request: async <T>(method: string, path: string, body?: unknown): Promise<RestResponse<T>> => {
+    request: async <T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      requestOptions: { authorization?: string | null } = {},
+    ): Promise<RestResponse<T>> => {
+      const authorization =
+        requestOptions.authorization === undefined ? `Bearer ${adminToken}` : requestOptions.authorization;
+      const headers: Record<string, string> = {
+        ...(authorization ? { authorization } : {}),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      };
       const response = await fetch(`${baseUrl}${path}`, {
         method,
-        ...(body === undefined
-          ? {}
-          : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();
       const isJson = text !== "" && /json/.test(response.headers.get("content-type") ?? "");

@@ -2,6 +2,7 @@ export {
   type ApiHarness,
   type ApiHarnessContext,
   type ApiHarnessOptions,
+  authorizationInterceptor,
   type ConfigOverrides,
   call,
   type GrpcClients,
@@ -21,5 +22,7 @@ export {
 } from "./apiHarness.js";
 export { type CapturedLogs, captureLogger, type LogLevel, type LogRecord } from "./captureLogger.js";
 export { fakeApiContext, widget } from "./fakeApiContext.js";
+export { HARNESS_ADMIN, harnessGate } from "./harnessGate.js";
+export { recordingGrpc } from "./recordingGrpc.js";
 export { openTestDatabase, TEST_DATABASE_URL, type TestDatabase, uniqueSchema } from "./testDatabase.js";
 export { latch, type WaitForOptions, waitFor } from "./waitFor.js";

@@ -42,6 +42,7 @@ export class AgentApi {
     address: string,
     private readonly stats: AgentStatsCounter,
     private readonly callTimeoutMs: number,
+    private readonly token?: string,
   ) {
     const definition = loadSync([AGENTS_PROTO], PROTO_LOADER_OPTIONS);
     this.methods = new Map(
@@ -57,6 +58,13 @@ export class AgentApi {
       "grpc.min_reconnect_backoff_ms": 100,
       "grpc.max_reconnect_backoff_ms": 1000,
     });
+  }
+
+  /** Each call's metadata: the bearer token, when there is one. */
+  private metadata(): Metadata {
+    const metadata = new Metadata();
+    if (this.token) metadata.set("authorization", `Bearer ${this.token}`);
+    return metadata;
   }
 
   /** One unary call; a stopped agent's call is cancelled and rejects with {@link AgentStoppedError}. */
@@ -75,7 +83,7 @@ export class AgentApi {
         method.requestSerialize,
         method.responseDeserialize,
         request,
-        new Metadata(),
+        this.metadata(),
         { deadline: Date.now() + this.callTimeoutMs },
         (error: ServiceError | null, response?: object) => {
           signal.removeEventListener("abort", onAbort);

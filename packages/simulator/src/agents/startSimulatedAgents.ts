@@ -29,7 +29,7 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
   const timing: { -readonly [K in keyof AgentTiming]: AgentTiming[K] } = { ...configured };
   const logger = options.logger ?? silentLogger;
   const stats = new AgentStatsCounter();
-  const api = new AgentApi(options.grpcAddress, stats, timing.callTimeoutMs);
+  const api = new AgentApi(options.grpcAddress, stats, timing.callTimeoutMs, options.token);
   const deps: SimDeps = { api, timing, stats, logger };
   const { fleet } = options;
 

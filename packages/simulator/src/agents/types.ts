@@ -41,6 +41,8 @@ export interface SimulatedAgentsOptions {
   readonly fleet: Fleet;
   /** The service's gRPC listener, `HOST:PORT` (plaintext). */
   readonly grpcAddress: string;
+  /** The bearer token every agent call sends (the service's admin token, or an agent token). */
+  readonly token?: string;
   readonly timing?: Partial<AgentTiming>;
   readonly logger?: Logger;
 }

@@ -27,9 +27,13 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-const expectedMachines = async (url: string): Promise<ExpectedMachine[]> =>
-  ((await (await fetch(`${url}/api/v1/expected-machines`)).json()) as { machines: ExpectedMachine[] })
-    .machines;
+const expectedMachines = async (site: { url: string; token: string }): Promise<ExpectedMachine[]> => {
+  const response = await fetch(`${site.url}/api/v1/expected-machines`, {
+    headers: { authorization: `Bearer ${site.token}` },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { machines: ExpectedMachine[] }).machines;
+};
 
 const refusal = (options: { hosts: number; seed: number }) =>
   startSimulatedSite({ ...SITE, ...options, dir }).then(
@@ -47,7 +51,7 @@ describe("a simulated site run again over its folder", () => {
     try {
       expect(first.resumed).toBe(false);
       expect(first.registration).toMatchObject({ expectedMachines: 1, alreadyExpected: 0 });
-      registered = await expectedMachines(first.url);
+      registered = await expectedMachines(first);
     } finally {
       await first.stop();
     }
@@ -58,7 +62,7 @@ describe("a simulated site run again over its folder", () => {
       expect(second.resumed).toBe(true);
       expect(second.registration).toMatchObject({ expectedMachines: 1, alreadyExpected: 1, discoveries: 2 });
       // The rows the first run wrote (a fresh database would have made new ones, with new times).
-      expect(await expectedMachines(second.url)).toEqual(registered);
+      expect(await expectedMachines(second)).toEqual(registered);
     } finally {
       await second.stop();
     }

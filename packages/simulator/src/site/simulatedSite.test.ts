@@ -47,7 +47,9 @@ describe("startSimulatedSite", () => {
     expect(site.resumed).toBe(false);
     expect(site.fleet.bmcs.every((bmc) => bmc.address !== undefined)).toBe(true);
     expect((await fetch(`${site.url}/healthz`)).status).toBe(200);
-    const answer = await fetch(`${site.url}/api/v1/expected-machines`);
+    const answer = await fetch(`${site.url}/api/v1/expected-machines`, {
+      headers: { authorization: `Bearer ${site.token}` },
+    });
     expect(((await answer.json()) as { machines: unknown[] }).machines).toHaveLength(HOSTS);
   });
 

@@ -9,6 +9,7 @@ import {
   MANAGED_HOST_OBJECT_TYPE,
   openDatabase,
   type RunningService,
+  ServiceClient,
   startService,
 } from "@racksmith/server";
 import { type AgentTiming, type SimulatedAgents, startSimulatedAgents } from "../agents/index.js";
@@ -56,6 +57,8 @@ export interface SimulatedSite {
   /** The folder's database already held this site: it was resumed, not registered afresh. */
   readonly resumed: boolean;
   readonly url: string;
+  /** The service's admin token, which the site's registration and agents use. */
+  readonly token: string;
   readonly grpcAddress: string;
   readonly configFile: string;
   /** The UFM simulator (with `ufm`), to inspect and fault. */
@@ -134,12 +137,14 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
     const agents = await startSimulatedAgents({
       fleet,
       grpcAddress,
+      ...(service.adminToken ? { token: service.adminToken } : {}),
       ...(options.agentTiming ? { timing: options.agentTiming } : {}),
     });
     // Agents stop first (cleanups run last to first), so none reports into a closing server.
     cleanups.push(() => agents.stop());
     // The site's service is the fleet's alone: another fleet's machines mean another site.
-    const registration = await registerFleet(fleet, url, { exclusive: true }).catch((error: unknown) => {
+    const client = new ServiceClient(url, { token: service.adminToken });
+    const registration = await registerFleet(fleet, client, { exclusive: true }).catch((error: unknown) => {
       throw embedded && error instanceof SimulatedSiteMismatchError
         ? new SimulatedSiteMismatchError(
             `the database in ${options.dir}`,
@@ -156,6 +161,7 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
       registration,
       resumed: registration.alreadyExpected > 0,
       url,
+      token: service.adminToken ?? "",
       grpcAddress,
       configFile,
       ...(ufm ? { ufm: ufm.simulator } : {}),

@@ -10,12 +10,13 @@ import { ReflectionService } from "@grpc/reflection";
 import { InvalidArgumentError } from "@racksmith/core";
 import { ObjectNotFoundError, UnknownObjectTypeError } from "@racksmith/core/engine";
 import { HealthImplementation } from "grpc-health-check";
+import type { AccessGate, Caller } from "../access.js";
 import type { ApiContext } from "../context.js";
 import { answerError } from "./answerError.js";
 import { boundedStatusDetails } from "./boundedStatusDetails.js";
 import { toObjectStateMessage, toVersionMessage } from "./convert.js";
 import type { RacksmithHandlers } from "./generated/racksmith/v1/Racksmith.js";
-import { type GuardedService, guardService } from "./guardService.js";
+import { callerOf, type GuardedService, guardService } from "./guardService.js";
 import { loadRacksmithProto } from "./loadProto.js";
 import { MessageShapes } from "./messageShapes.js";
 import { RACKSMITH_LIMITS } from "./racksmithLimits.js";
@@ -41,10 +42,16 @@ export interface GrpcServiceModule {
   limits?: LimitsTable;
 }
 
-/** Wraps a promise-returning handler: failures become gRPC statuses through the one error mapping. */
-export function unary<Req, Res>(context: Pick<ApiContext, "logger">, run: (request: Req) => Promise<Res>) {
+/**
+ * Wraps a promise-returning handler: failures become gRPC statuses through the one error mapping. The
+ * handler gets the caller the access gate admitted (for tenant scoping).
+ */
+export function unary<Req, Res>(
+  context: Pick<ApiContext, "logger">,
+  run: (request: Req, caller: Caller | undefined) => Promise<Res>,
+) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
-    run(call.request).then(
+    run(call.request, callerOf(call)).then(
       (response) => callback(null, response),
       (error: unknown) => answerError(context.logger, callback, error),
     );
@@ -58,8 +65,15 @@ function requireObject(context: ApiContext, objectType: string, objectId: string
   if (!known.includes(objectType)) throw new UnknownObjectTypeError(objectType, known);
 }
 
-/** The gRPC API: the Racksmith service, server reflection and the standard grpc.health.v1 service. */
-export function createGrpcServer(context: ApiContext, modules: readonly GrpcServiceModule[] = []): GrpcApi {
+/**
+ * The gRPC API: the Racksmith service, server reflection and the standard grpc.health.v1 service (both
+ * public). Every method of every other service must have a rule at the gate, which admits each call first.
+ */
+export function createGrpcServer(
+  context: ApiContext,
+  modules: readonly GrpcServiceModule[],
+  gate: AccessGate,
+): GrpcApi {
   const proto = loadRacksmithProto(modules.map((module) => module.protoFile));
   const handlers: RacksmithHandlers = {
     Version: unary(context, async () => toVersionMessage(context.version())),
@@ -106,6 +120,7 @@ export function createGrpcServer(context: ApiContext, modules: readonly GrpcServ
       limits,
       shapes,
       logger: context.logger,
+      gate,
     });
   const services: GuardedService[] = [
     guard(RACKSMITH_SERVICE, handlers, RACKSMITH_LIMITS),

@@ -1,11 +1,15 @@
-import type {
-  handleUnaryCall,
-  MethodDefinition,
-  ServiceDefinition,
-  UntypedServiceImplementation,
+import {
+  type handleUnaryCall,
+  type MethodDefinition,
+  type ServiceDefinition,
+  type ServiceError,
+  status,
+  type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { InvalidArgumentError, type Logger, RacksmithError } from "@racksmith/core";
+import type { AccessGate, Caller, Operation } from "../access.js";
 import { excerpt } from "../input/index.js";
+import { requestIdOf } from "../requestId.js";
 import { answerError } from "./answerError.js";
 import { limitsProblem } from "./limitPatterns.js";
 import type { MessageShapes } from "./messageShapes.js";
@@ -32,6 +36,7 @@ export interface ServiceToGuard {
   limits: LimitsTable | undefined;
   shapes: MessageShapes;
   logger: Logger;
+  gate: AccessGate;
 }
 
 export interface GuardedService {
@@ -77,6 +82,10 @@ export function guardService(service: ServiceToGuard): GuardedService {
         shape.fullName,
       ),
     };
+    const operation: Operation = { api: "grpc", service: serviceName, method: name };
+    if (!service.gate.covers(operation)) {
+      throw new Error(`no authorization rule for ${where}: add it to the access table`);
+    }
     const handler = handlers[name] ?? (method.originalName ? handlers[method.originalName] : undefined);
     // Without a handler grpc-js answers UNIMPLEMENTED itself.
     if (handler)
@@ -84,6 +93,8 @@ export function guardService(service: ServiceToGuard): GuardedService {
         handler as handleUnaryCall<unknown, unknown>,
         handlers,
         service.logger,
+        service.gate,
+        operation,
       );
   }
   return { definition: guarded, handlers: guardedHandlers, maxRequestBytes };
@@ -122,13 +133,72 @@ function checkedDeserialize(
   };
 }
 
+const callers = new WeakMap<object, Caller>();
+
+/** Who makes a gRPC call, as the access gate admitted it (undefined: a public method without a token). */
+export function callerOf(call: object): Caller | undefined {
+  return callers.get(call);
+}
+
+/**
+ * The gate first (an unauthenticated caller learns nothing of the request's shape), then a request the
+ * decoder refused, then the handler. A mutating call is reported to the gate when it is answered.
+ */
 function guardHandler(
   handler: handleUnaryCall<unknown, unknown>,
   handlers: UntypedServiceImplementation,
   logger: Logger,
+  gate: AccessGate,
+  operation: Operation,
 ): handleUnaryCall<unknown, unknown> {
-  return (call, callback) => {
-    if (call.request instanceof RejectedRequest) answerError(logger, callback, call.request.error);
-    else handler.call(handlers, call, callback);
+  const record = gate.record && gate.mutates(operation) ? gate.record.bind(gate) : undefined;
+  return (call, answer) => {
+    const authorization = call.metadata.get("authorization")[0];
+    let caller: Caller | undefined;
+    const callback: typeof answer = record
+      ? (error, value, trailer, flags) => {
+          record({
+            caller,
+            operation,
+            target: call.request instanceof RejectedRequest ? "" : targetOf(call.request),
+            result: status[(error as Partial<ServiceError> | null)?.code ?? status.OK] ?? "UNKNOWN",
+            requestId: requestIdOf(call.metadata.get("x-request-id")[0]),
+          });
+          answer(error, value, trailer, flags);
+        }
+      : answer;
+    const credentials = {
+      authorization: typeof authorization === "string" ? authorization : undefined,
+      machine: machineOf(call.request),
+    };
+    gate.admit(operation, credentials).then(
+      (admitted) => {
+        caller = admitted;
+        if (admitted) callers.set(call, admitted);
+        if (call.request instanceof RejectedRequest) answerError(logger, callback, call.request.error);
+        else handler.call(handlers, call, callback);
+      },
+      (error: unknown) => answerError(logger, callback, error),
+    );
   };
+}
+
+/** The machine an agent's request is about: its `machineId` or `dpuId`. */
+function machineOf(request: unknown): string | undefined {
+  if (typeof request !== "object" || request === null) return undefined;
+  const { machineId, dpuId } = request as { machineId?: unknown; dpuId?: unknown };
+  const machine = machineId ?? dpuId;
+  return typeof machine === "string" ? machine : undefined;
+}
+
+/** The request's id-like fields (`machine_id=…`), what the audit log names as the target; never a body. */
+function targetOf(request: unknown): string {
+  if (typeof request !== "object" || request === null) return "";
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(request)) {
+    if (typeof value === "string" && value !== "" && /(^id$|Id$|^name$|Mac$|^address$)/.test(key)) {
+      parts.push(`${key}=${excerpt(value, 80)}`);
+    }
+  }
+  return parts.join(" ");
 }

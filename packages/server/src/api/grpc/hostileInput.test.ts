@@ -1,11 +1,14 @@
 import { connect, createServer, type Socket } from "node:net";
 import { Client, credentials, Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_FEATURES, type ServiceFeature } from "../../service/index.js";
+import { DEFAULT_FEATURES } from "../../service/index.js";
 import {
+  authorizationInterceptor,
   fakeApiContext,
   grpcFailure,
   grpcHealthStatus,
+  harnessGate,
+  recordingGrpc,
   type ServiceHarness,
   startServiceHarness,
 } from "../../testing/index.js";
@@ -49,18 +52,6 @@ interface Method {
   path: string;
   serialize(request: object): Buffer;
   limits: MethodLimits | undefined;
-}
-
-/** The feature as it is, recording the gRPC services it registers. */
-function recordingGrpc(feature: ServiceFeature, registered: GrpcServiceModule[]): ServiceFeature {
-  return {
-    ...feature,
-    setup: async (context) => {
-      const runtime = await feature.setup(context);
-      registered.push(...(runtime.grpc ?? []));
-      return runtime;
-    },
-  };
 }
 
 /** `inventory.nics[].mac` → a request with `leaf` there, and the field its error names (`inventory.nics[0].mac`). */
@@ -115,7 +106,9 @@ describe("the gRPC API under hostile input", () => {
     api = await startServiceHarness({
       features: DEFAULT_FEATURES.map((feature) => recordingGrpc(feature, registered)),
     });
-    client = new Client(api.grpcAddress, credentials.createInsecure());
+    client = new Client(api.grpcAddress, credentials.createInsecure(), {
+      interceptors: [authorizationInterceptor(`Bearer ${api.adminToken}`)],
+    });
     const definition = loadRacksmithProto(registered.map((module) => module.protoFile)).definition;
     shapes = new MessageShapes(definition);
     const services = [
@@ -284,7 +277,9 @@ describe("the gRPC API under hostile input", () => {
     // one round trip of busy event loops (the chaos fuzzer's 5 MB calls hung so, sharing one process). With
     // Node's 64 KiB HTTP/2 windows these 24 MB crawl at 64 KiB per round trip, ~90 s; each call gets 60 s.
     const proxy = await delayingProxy(api.grpcAddress, 250);
-    const slow = new Client(proxy.address, credentials.createInsecure());
+    const slow = new Client(proxy.address, credentials.createInsecure(), {
+      interceptors: [authorizationInterceptor(`Bearer ${api.adminToken}`)],
+    });
     try {
       const fiveMb = Buffer.alloc(5 * 1024 * 1024, 1);
       const calls = [
@@ -411,18 +406,22 @@ describe("the gRPC API under hostile input", () => {
         handlers: {},
         limits,
       });
-      expect(() => createGrpcServer(fakeApiContext(), [lifecycle({})])).toThrow(
+      expect(() => createGrpcServer(fakeApiContext(), [lifecycle({})], harnessGate())).toThrow(
         "the limits table of racksmith.v1.Lifecycle has no entry for ForceDeleteMachine",
       );
       expect(() =>
-        createGrpcServer(fakeApiContext(), [
-          lifecycle({ ForceDeleteMachine: { maxLength: { machineId: 64 } } }),
-        ]),
+        createGrpcServer(
+          fakeApiContext(),
+          [lifecycle({ ForceDeleteMachine: { maxLength: { machineId: 64 } } })],
+          harnessGate(),
+        ),
       ).toThrow("maxLength names machineId, not a string field of racksmith.v1.ForceDeleteMachineRequest");
       expect(() =>
-        createGrpcServer(fakeApiContext(), [
-          lifecycle({ ForceDeleteMachine: DEFAULT_LIMITS, Forget: DEFAULT_LIMITS }),
-        ]),
+        createGrpcServer(
+          fakeApiContext(),
+          [lifecycle({ ForceDeleteMachine: DEFAULT_LIMITS, Forget: DEFAULT_LIMITS })],
+          harnessGate(),
+        ),
       ).toThrow("limits of racksmith.v1.Lifecycle name no method Forget");
     });
   });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeApiContext, widget } from "../../testing/index.js";
+import { fakeApiContext, harnessGate, widget } from "../../testing/index.js";
 import { DEFAULT_MAX_ARRAY_ITEMS, DEFAULT_MAX_STRING_LENGTH } from "../input/index.js";
 import { createRestServer } from "./createRestServer.js";
 import { MAX_PATH_PARAMETER_LENGTH } from "./frameworkErrors.js";
@@ -9,7 +9,7 @@ describe("REST API", () => {
   const context = fakeApiContext([widget("w-1"), widget("w-2", "done"), widget("w-3")]);
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await createRestServer(context);
+    app = await createRestServer(context, [], { gate: harnessGate() });
   });
   afterAll(() => app.close());
 
@@ -113,9 +113,11 @@ describe("REST API", () => {
 describe("REST API request errors", () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await createRestServer(fakeApiContext(), [
-      (routes) => routes.post("/echo", async (request) => ({ echoed: request.body })),
-    ]);
+    app = await createRestServer(
+      fakeApiContext(),
+      [(routes) => routes.post("/echo", async (request) => ({ echoed: request.body }))],
+      { gate: harnessGate() },
+    );
   });
   afterAll(() => app.close());
 
@@ -155,38 +157,45 @@ describe("REST API request errors", () => {
 describe("REST API input checks", () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await createRestServer(fakeApiContext(), [
-      (routes) =>
-        routes.post(
-          "/things/:id",
-          {
-            schema: {
-              summary: "An echo",
-              params: { type: "object", properties: { id: { type: "string", maxLength: 8 } } },
-              querystring: { type: "object", properties: { count: { type: "integer" } } },
-              body: {
-                type: ["object", "null"],
-                properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" } } },
+    app = await createRestServer(
+      fakeApiContext(),
+      [
+        (routes) =>
+          routes.post(
+            "/things/:id",
+            {
+              schema: {
+                summary: "An echo",
+                params: { type: "object", properties: { id: { type: "string", maxLength: 8 } } },
+                querystring: { type: "object", properties: { count: { type: "integer" } } },
+                body: {
+                  type: ["object", "null"],
+                  properties: {
+                    name: { type: "string" },
+                    tags: { type: "array", items: { type: "string" } },
+                  },
+                },
               },
             },
-          },
-          async (request) => ({ params: request.params, query: request.query, body: request.body }),
-        ),
-      (routes) =>
-        routes.post(
-          "/labelled",
-          {
-            schema: {
-              body: {
-                type: "object",
-                additionalProperties: false,
-                properties: { labels: { type: "object", propertyNames: { maxLength: 4 } } },
+            async (request) => ({ params: request.params, query: request.query, body: request.body }),
+          ),
+        (routes) =>
+          routes.post(
+            "/labelled",
+            {
+              schema: {
+                body: {
+                  type: "object",
+                  additionalProperties: false,
+                  properties: { labels: { type: "object", propertyNames: { maxLength: 4 } } },
+                },
               },
             },
-          },
-          async (request) => request.body,
-        ),
-    ]);
+            async (request) => request.body,
+          ),
+      ],
+      { gate: harnessGate() },
+    );
   });
   afterAll(() => app.close());
 

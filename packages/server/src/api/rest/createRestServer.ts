@@ -1,8 +1,11 @@
 import { RacksmithError } from "@racksmith/core";
 import Fastify, { type FastifyInstance } from "fastify";
+import type { AccessGate } from "../access.js";
 import type { ApiContext } from "../context.js";
 import { toHttpError } from "../errors.js";
 import { excerpt } from "../input/index.js";
+import { requestIdOf } from "../requestId.js";
+import { applyAccessGate } from "./accessHooks.js";
 import { applyDefaultLimits } from "./defaultLimits.js";
 import { restErrorHandler } from "./errorHandler.js";
 import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAMETER_LENGTH } from "./frameworkErrors.js";
@@ -31,6 +34,8 @@ const readinessSchema = {
 export type RestRoutes = (app: FastifyInstance) => void;
 
 export interface RestServerOptions {
+  /** Who may call what: every route must have a rule, every request is admitted by it first. */
+  gate: AccessGate;
   /** How long `close()` lets requests in flight finish before it closes their connections (default 10 s). */
   closeGraceMs?: number;
 }
@@ -39,21 +44,24 @@ export interface RestServerOptions {
 export async function createRestServer(
   context: ApiContext,
   modules: readonly RestRoutes[] = [],
-  options: RestServerOptions = {},
+  options: RestServerOptions,
 ): Promise<FastifyInstance> {
-  const { closeGraceMs = 10_000 } = options;
+  const { closeGraceMs = 10_000, gate } = options;
   const app = Fastify({
     logger: false,
     frameworkErrors,
     clientErrorHandler,
     // Above every path parameter's schema limit, so the schema answers first and names the field.
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    // The audit log's request id: the caller's x-request-id when plain, else unique across replicas.
+    genReqId: (request) => requestIdOf(request.headers["x-request-id"]),
   });
   app.setValidatorCompiler(requestValidatorCompiler(() => app.getSchemas()));
   for (const schema of [...SHARED_SCHEMAS, readinessSchema]) app.addSchema(schema);
   // Limits first: the OpenAPI document collects each route's schema as this hook leaves it.
   applyDefaultLimits(app);
   const routes = collectRoutes(app);
+  applyAccessGate(app, gate);
   rejectUnstorableText(app);
 
   app.setErrorHandler(restErrorHandler(context));

@@ -8,6 +8,7 @@ import { nvlink } from "./0007_nvlink.js";
 import { stateHistoryExit } from "./0008_state_history_exit.js";
 import { sku } from "./0009_sku.js";
 import { machineValidation } from "./0010_machine_validation.js";
+import { auth } from "./0011_auth.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   stateHistoryExit,
   sku,
   machineValidation,
+  auth,
 ];

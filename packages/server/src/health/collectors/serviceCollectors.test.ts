@@ -50,7 +50,9 @@ describe("a plugin's collecting health probe in the service", () => {
       .execute();
     const health = await waitFor(
       async () => {
-        const response = await fetch(`${base}/api/v1/machines/host-1/health`);
+        const response = await fetch(`${base}/api/v1/machines/host-1/health`, {
+          headers: { authorization: `Bearer ${service.adminToken}` },
+        });
         if (!response.ok) return undefined;
         const body = (await response.json()) as {
           report: { alerts: Array<{ id: string; message: string; classifications: string[] }> };

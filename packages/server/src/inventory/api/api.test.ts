@@ -244,7 +244,7 @@ describe("inventory REST and gRPC APIs (startService, in-memory database)", () =
     ): Promise<{ status: number; json: Failure }> {
       const raw = await rawHttp(api.service.http.port);
       raw.socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: racksmith\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`,
+        `POST ${path} HTTP/1.1\r\nHost: racksmith\r\nAuthorization: Bearer ${api.adminToken}\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`,
       );
       await raw.closed;
       const text = raw.received();

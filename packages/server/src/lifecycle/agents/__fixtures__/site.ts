@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import { createRestServer, type RestRoutes } from "../../../api/index.js";
 import type { Database } from "../../../db/index.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../../explorer/machineStore.js";
-import { fakeApiContext } from "../../../testing/index.js";
+import { fakeApiContext, harnessGate } from "../../../testing/index.js";
 import { MANAGED_HOST_STATE_TAGS, type ManagedHostState } from "../../states.js";
 
 /** A managed-host machine whose handlers never move anything: tests place hosts in states by hand. */
@@ -112,5 +112,5 @@ export async function clearSite(database: Database): Promise<void> {
 
 /** The REST routes over a fake API context, not listening: send them requests with `inject`. */
 export function startRest(routes: RestRoutes[]) {
-  return createRestServer(fakeApiContext(), routes);
+  return createRestServer(fakeApiContext(), routes, { gate: harnessGate() });
 }
