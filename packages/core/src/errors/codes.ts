@@ -563,6 +563,11 @@ export const ERROR_CODES = {
     meaning:
       "the caller's role may not make this call, or an agent called about another machine; the message names the role and the operation",
   },
+  tenant_not_found: {
+    status: "NOT_FOUND",
+    meaning:
+      "a tenant caller named another tenant org (to allocate or create for it): to a tenant, other orgs do not exist",
+  },
   token_not_found: {
     status: "NOT_FOUND",
     meaning: "no service-issued token has this id",

@@ -46,3 +46,4 @@ export {
 } from "./input/index.js";
 export { createRestServer, type RestRoutes, type RestServerOptions } from "./rest/createRestServer.js";
 export { idParams, idString } from "./rest/schemas.js";
+export { TenantNotFoundError, tenantOrgFor, tenantScopeOf, visibleToTenant } from "./tenantScope.js";

@@ -138,7 +138,11 @@ export interface GrpcClients {
   ): C;
 }
 
-function grpcClients(grpcAddress: string, authorization?: string): GrpcClients & { closeAll(): void } {
+/**
+ * gRPC clients of the service at `grpcAddress`, each call sending `authorization` (unless a client is made
+ * with its own); `closeAll` closes them.
+ */
+export function grpcClients(grpcAddress: string, authorization?: string): GrpcClients & { closeAll(): void } {
   const made: Client[] = [];
   return {
     grpcAddress,

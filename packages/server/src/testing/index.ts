@@ -7,6 +7,7 @@ export {
   call,
   type GrpcClients,
   type GrpcTestServer,
+  grpcClients,
   grpcFailure,
   grpcHealthStatus,
   type RecordingEngine,

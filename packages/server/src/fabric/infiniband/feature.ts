@@ -77,10 +77,10 @@ export function createInfinibandFeature(): ServiceFeature {
         }),
       );
       const api: InfiniBandApi = {
-        createPartition: (input) => partitions.create(input),
-        listPartitions: (filter) => partitions.list(filter),
-        getPartition: (id) => partitions.get(id),
-        deletePartition: (id) => partitions.delete(id),
+        createPartition: (input, scope) => partitions.create(input, scope),
+        listPartitions: (filter, scope) => partitions.list(filter, scope),
+        getPartition: (id, scope) => partitions.get(id, scope),
+        deletePartition: (id, scope) => partitions.delete(id, scope),
         fabricHealth: async () => (await readFabricHealth(database.db, ib.name)) ?? null,
         browse: async (input) => {
           const path = browsePath(input);

@@ -4,7 +4,7 @@ import { timestamp } from "../../api/grpc/convert.js";
 import type { Instance } from "../../api/grpc/generated/racksmith/v1/Instance.js";
 import type { InstanceConfig__Output } from "../../api/grpc/generated/racksmith/v1/InstanceConfig.js";
 import type { InstancesHandlers } from "../../api/grpc/generated/racksmith/v1/Instances.js";
-import { type GrpcServiceModule, unary } from "../../api/index.js";
+import { type GrpcServiceModule, tenantScopeOf, unary } from "../../api/index.js";
 import { requiredString, uint } from "../agents/protoValues.js";
 import { INSTANCES_LIMITS } from "./grpcLimits.js";
 import type { InstanceService } from "./instanceService.js";
@@ -17,26 +17,30 @@ const PROTO_FILE = "racksmith/v1/instances.proto";
 export function instancesGrpcServices(service: InstanceService, logger: Logger): GrpcServiceModule[] {
   const context = { logger };
   const handlers: InstancesHandlers = {
-    AllocateInstance: unary(context, async (request) =>
+    AllocateInstance: unary(context, async (request, caller) =>
       toInstanceMessage(
-        await service.allocate({
-          tenantOrg: request.tenantOrg,
-          machineId: request.machineId,
-          instanceType: request.instanceType,
-          config: configFromMessage(request.config),
-          name: request.name,
-        }),
+        await service.allocate(
+          {
+            tenantOrg: request.tenantOrg,
+            machineId: request.machineId,
+            instanceType: request.instanceType,
+            config: configFromMessage(request.config),
+            name: request.name,
+          },
+          tenantScopeOf(caller),
+        ),
       ),
     ),
-    ReleaseInstance: unary(context, async (request) =>
+    ReleaseInstance: unary(context, async (request, caller) =>
       toInstanceMessage(
         await service.release(
           requiredString(request.id, "id"),
           request.issue ? { category: request.issue.category, summary: request.issue.summary } : undefined,
+          tenantScopeOf(caller),
         ),
       ),
     ),
-    UpdateInstanceConfig: unary(context, async (request) => {
+    UpdateInstanceConfig: unary(context, async (request, caller) => {
       const id = requiredString(request.id, "id");
       if (!request.config) throw new InvalidArgumentError("config is required");
       return toInstanceMessage(
@@ -44,19 +48,23 @@ export function instancesGrpcServices(service: InstanceService, logger: Logger):
           id,
           configFromMessage(request.config),
           request.ifVersionMatch === undefined ? undefined : uint(request.ifVersionMatch, "if_version_match"),
+          tenantScopeOf(caller),
         ),
       );
     }),
-    GetInstance: unary(context, async (request) =>
-      toInstanceMessage(await service.get(requiredString(request.id, "id"))),
+    GetInstance: unary(context, async (request, caller) =>
+      toInstanceMessage(await service.get(requiredString(request.id, "id"), tenantScopeOf(caller))),
     ),
-    FindInstances: unary(context, async (request) => ({
+    FindInstances: unary(context, async (request, caller) => ({
       instances: (
-        await service.find({
-          tenantOrg: request.tenantOrg,
-          machineId: request.machineId,
-          includeTerminated: request.includeTerminated,
-        })
+        await service.find(
+          {
+            tenantOrg: request.tenantOrg,
+            machineId: request.machineId,
+            includeTerminated: request.includeTerminated,
+          },
+          tenantScopeOf(caller),
+        )
       ).map(toInstanceMessage),
     })),
   };

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import type { HealthProbeAlert } from "@racksmith/core/health";
 import { sql } from "kysely";
+import { tenantOrgFor, visibleToTenant } from "../../api/index.js";
 import type { Database } from "../../db/index.js";
 import { stateLabelOf } from "../../explorer/machineLifecycle.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
@@ -47,7 +48,8 @@ export interface InstanceServiceDeps {
 }
 
 export interface AllocateInstanceInput {
-  tenantOrg: string;
+  /** Required, but for a tenant caller, for whom it is its own org. */
+  tenantOrg?: string | undefined;
   /** Exactly one of machineId (that host) and instanceType (any free host of that SKU). */
   machineId?: string | undefined;
   instanceType?: string | undefined;
@@ -84,8 +86,9 @@ export class InstanceService {
     this.clock = deps.clock ?? (() => new Date());
   }
 
-  async allocate(input: AllocateInstanceInput): Promise<InstanceView> {
-    const tenantOrg = present(input.tenantOrg);
+  /** `scope`: the tenant org a tenant caller is limited to (`tenantScopeOf`); it may allocate for it only. */
+  async allocate(input: AllocateInstanceInput, scope?: string): Promise<InstanceView> {
+    const tenantOrg = tenantOrgFor(scope, present(input.tenantOrg));
     if (!tenantOrg) throw new InvalidArgumentError("tenantOrg is required");
     const machineId = present(input.machineId);
     const instanceType = present(input.instanceType);
@@ -108,10 +111,10 @@ export class InstanceService {
   }
 
   /** Asks for the instance's termination (idempotent: the first request's time and issue are kept). */
-  async release(id: string, issue?: unknown): Promise<InstanceView> {
+  async release(id: string, issue?: unknown, scope?: string): Promise<InstanceView> {
     const parsedIssue = issue === undefined || issue === null ? undefined : parseReleaseIssue(issue);
     const now = this.clock();
-    const row = await this.deps.database.db
+    let release = this.deps.database.db
       .updateTable("instances")
       .set({
         release_requested_at: sql<Date>`coalesce(release_requested_at, ${now}::timestamptz)`,
@@ -121,11 +124,11 @@ export class InstanceService {
         updated_at: now,
       })
       .where("id", "=", id)
-      .where("terminated_at", "is", null)
-      .returningAll()
-      .executeTakeFirst();
+      .where("terminated_at", "is", null);
+    if (scope !== undefined) release = release.where("tenant_org", "=", scope);
+    const row = await release.returningAll().executeTakeFirst();
     if (!row) {
-      await this.requireRow(id);
+      await this.requireRow(id, scope);
       throw new InstanceReleasedError(id, "terminated", "release");
     }
     await enqueueHost(this.deps.engine, row.machine_id, this.deps.logger);
@@ -133,12 +136,17 @@ export class InstanceService {
   }
 
   /** Replaces the config and bumps its version in one statement, so concurrent updates never lose one. */
-  async updateConfig(id: string, config: unknown, ifVersionMatch?: number): Promise<InstanceView> {
+  async updateConfig(
+    id: string,
+    config: unknown,
+    ifVersionMatch?: number,
+    scope?: string,
+  ): Promise<InstanceView> {
     const parsed = parseInstanceConfig(config, "config", this.fabricNames());
     if (ifVersionMatch !== undefined && (!Number.isSafeInteger(ifVersionMatch) || ifVersionMatch < 0)) {
       throw new InvalidArgumentError(`ifVersionMatch: ${ifVersionMatch} is not a non-negative integer`);
     }
-    const current = await this.requireRow(id);
+    const current = await this.requireRow(id, scope);
     await this.checkFabrics({ ...current, config: parsed, config_version: current.config_version + 1 });
     const now = this.clock();
     let update = this.deps.database.db
@@ -169,14 +177,16 @@ export class InstanceService {
     return this.view(row);
   }
 
-  async get(id: string): Promise<InstanceView> {
-    return this.view(await this.requireRow(id));
+  async get(id: string, scope?: string): Promise<InstanceView> {
+    return this.view(await this.requireRow(id, scope));
   }
 
-  /** Newest first; terminated instances only with `includeTerminated`. */
-  async find(query: FindInstancesQuery = {}): Promise<InstanceView[]> {
+  /** Newest first; terminated instances only with `includeTerminated`; a tenant caller's own org's only. */
+  async find(query: FindInstancesQuery = {}, scope?: string): Promise<InstanceView[]> {
     let select = this.deps.database.db.selectFrom("instances").selectAll();
-    const tenantOrg = present(query.tenantOrg);
+    const asked = present(query.tenantOrg);
+    if (!visibleToTenant(scope, asked ?? scope ?? "")) return [];
+    const tenantOrg = scope ?? asked;
     const machineId = present(query.machineId);
     if (tenantOrg) select = select.where("tenant_org", "=", tenantOrg);
     if (machineId) select = select.where("machine_id", "=", machineId);
@@ -256,13 +266,14 @@ export class InstanceService {
       await fabric.checkConfig(target, `config.${fabric.name}`);
   }
 
-  private async requireRow(id: string): Promise<InstanceRow> {
+  /** The instance; another org's is not found for a tenant caller (`scope`), as if it did not exist. */
+  private async requireRow(id: string, scope?: string): Promise<InstanceRow> {
     const row = await this.deps.database.db
       .selectFrom("instances")
       .selectAll()
       .where("id", "=", id)
       .executeTakeFirst();
-    if (!row) throw new InstanceNotFoundError(id);
+    if (!row || !visibleToTenant(scope, row.tenant_org)) throw new InstanceNotFoundError(id);
     return row;
   }
 

@@ -281,6 +281,53 @@ describe("release, updateConfig, find", () => {
   });
 });
 
+describe("a tenant caller's scope", () => {
+  it("finds, reads, releases and reconfigures only its own org's instances; another org's are not found", async () => {
+    await insertHost(api.database, { id: "h-2" });
+    await placeHost(api.engine, api.database, "h-2", ready);
+    const mine = await service.allocate({ tenantOrg: "acme", machineId: "h-1" }, "acme");
+    const theirs = await service.allocate({ tenantOrg: "globex", machineId: "h-2" });
+    expect((await service.find({}, "acme")).map((i) => i.id)).toEqual([mine.id]);
+    expect(await service.find({ tenantOrg: "globex" }, "acme")).toEqual([]);
+    expect((await service.find({})).map((i) => i.id).sort()).toEqual([mine.id, theirs.id].sort());
+    for (const attempt of [
+      () => service.get(theirs.id, "acme"),
+      () => service.release(theirs.id, undefined, "acme"),
+      () => service.updateConfig(theirs.id, config, undefined, "acme"),
+    ]) {
+      expect(await failure(attempt())).toMatchObject({ code: "instance_not_found", status: "NOT_FOUND" });
+    }
+    expect((await service.get(theirs.id)).releaseRequestedAt).toBeNull();
+    expect((await service.get(theirs.id)).configVersion).toBe(theirs.configVersion);
+    expect((await service.release(mine.id, undefined, "acme")).releaseRequestedAt).not.toBeNull();
+  });
+
+  it("allocates for its own org only: another org is not found, and it may leave its own out", async () => {
+    expect(await failure(service.allocate({ tenantOrg: "globex", machineId: "h-1" }, "acme"))).toMatchObject({
+      code: "tenant_not_found",
+      message: "no tenant org globex",
+    });
+    expect((await service.allocate({ machineId: "h-1" }, "acme")).tenantOrg).toBe("acme");
+  });
+
+  it("reaches the service from REST and gRPC with the caller the gate admitted", async () => {
+    const theirs = await service.allocate({ tenantOrg: "globex", machineId: "h-1" });
+    const rest = await api.rest.inject({
+      method: "GET",
+      url: `/api/v1/instances/${theirs.id}`,
+      headers: { authorization: "Test tenant:acme" },
+    });
+    expect(rest.statusCode).toBe(404);
+    const scoped = api.client<InstancesClient>("racksmith.v1.Instances", "racksmith/v1/instances.proto", {
+      authorization: "Test tenant:acme",
+    });
+    const refused = await failure(call((cb) => scoped.GetInstance({ id: theirs.id }, cb)));
+    expect(refused).toMatchObject({ code: 5 });
+    const listed = await call<{ instances: Instance__Output[] }>((cb) => scoped.FindInstances({}, cb));
+    expect(listed.instances).toEqual([]);
+  });
+});
+
 describe("derived status", () => {
   async function reportNetwork(dpuId: string, hostVersion: number, instanceVersion: number | null) {
     const observation = {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { idParams, type RestRoutes } from "../../api/index.js";
+import { idParams, type RestRoutes, tenantScopeOf } from "../../api/index.js";
 import type { ReleaseIssue } from "../tables.js";
 import type { AllocateInstanceInput, FindInstancesQuery, InstanceService } from "./instanceService.js";
 import { allocateBody, findQuery, instanceSchema, releaseBody, updateConfigBody } from "./schemas.js";
@@ -20,7 +20,8 @@ export function instancesRestRoutes(service: InstanceService): RestRoutes {
           response: { 201: instanceSchema, ...errors },
         },
       },
-      async (request, reply) => reply.code(201).send(await service.allocate(request.body)),
+      async (request, reply) =>
+        reply.code(201).send(await service.allocate(request.body, tenantScopeOf(request.caller))),
     );
 
     app.get<{ Querystring: FindInstancesQuery }>(
@@ -36,7 +37,7 @@ export function instancesRestRoutes(service: InstanceService): RestRoutes {
           },
         },
       },
-      async (request) => ({ instances: await service.find(request.query) }),
+      async (request) => ({ instances: await service.find(request.query, tenantScopeOf(request.caller)) }),
     );
 
     app.get<{ Params: { id: string } }>(
@@ -49,7 +50,7 @@ export function instancesRestRoutes(service: InstanceService): RestRoutes {
           response: { 200: instanceSchema, ...errors },
         },
       },
-      async (request) => service.get(request.params.id),
+      async (request) => service.get(request.params.id, tenantScopeOf(request.caller)),
     );
 
     app.post<{ Params: { id: string }; Body: { issue?: ReleaseIssue } | null | undefined }>(
@@ -64,7 +65,9 @@ export function instancesRestRoutes(service: InstanceService): RestRoutes {
         },
       },
       async (request, reply) =>
-        reply.code(202).send(await service.release(request.params.id, request.body?.issue)),
+        reply
+          .code(202)
+          .send(await service.release(request.params.id, request.body?.issue, tenantScopeOf(request.caller))),
     );
 
     app.put<{ Params: { id: string }; Body: { config: unknown; ifVersionMatch?: number } }>(
@@ -79,7 +82,12 @@ export function instancesRestRoutes(service: InstanceService): RestRoutes {
         },
       },
       async (request) =>
-        service.updateConfig(request.params.id, request.body.config, request.body.ifVersionMatch),
+        service.updateConfig(
+          request.params.id,
+          request.body.config,
+          request.body.ifVersionMatch,
+          tenantScopeOf(request.caller),
+        ),
     );
   };
 }

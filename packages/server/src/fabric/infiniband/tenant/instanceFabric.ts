@@ -52,9 +52,9 @@ export function infinibandInstanceFabric(deps: InfiniBandInstanceFabricDeps): In
         const partition = partitions.get(iface.partitionId);
         const bad = (why: string) =>
           new InvalidArgumentError(`${at}.partitionId: ${why}`, { details: { field: `${at}.partitionId` } });
-        if (!partition || partition.deleted_at) throw bad(`no InfiniBand partition ${iface.partitionId}`);
-        if (partition.tenant_org !== target.tenantOrg)
-          throw bad(`partition ${iface.partitionId} belongs to another tenant`);
+        // Another org's partition is not there for this tenant: the same answer as one that does not exist.
+        if (!partition || partition.deleted_at || partition.tenant_org !== target.tenantOrg)
+          throw bad(`no InfiniBand partition ${iface.partitionId} of tenant ${target.tenantOrg}`);
         const state = await deps.partitionState(partition.id);
         if (state !== "ready")
           throw bad(`partition ${iface.partitionId} is not Ready (it is ${state ?? "gone"})`);

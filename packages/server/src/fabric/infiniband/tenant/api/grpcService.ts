@@ -1,7 +1,7 @@
 import type { Logger } from "@racksmith/core";
 import type { IbPartition } from "../../../../api/grpc/generated/racksmith/v1/IbPartition.js";
 import type { InfiniBandHandlers } from "../../../../api/grpc/generated/racksmith/v1/InfiniBand.js";
-import { type GrpcServiceModule, unary } from "../../../../api/index.js";
+import { type GrpcServiceModule, tenantScopeOf, unary } from "../../../../api/index.js";
 import type { IbPartitionView } from "../partitions/index.js";
 import { INFINIBAND_LIMITS } from "./grpcLimits.js";
 import type { InfiniBandApi } from "./infinibandApi.js";
@@ -13,22 +13,32 @@ const PROTO_FILE = "racksmith/v1/infiniband.proto";
 export function infinibandGrpcServices(api: InfiniBandApi, logger: Logger): GrpcServiceModule[] {
   const context = { logger };
   const handlers: InfiniBandHandlers = {
-    CreateIbPartition: unary(context, async (request) =>
+    CreateIbPartition: unary(context, async (request, caller) =>
       toMessage(
-        await api.createPartition({
-          name: request.name,
-          tenantOrg: request.tenantOrg,
-          ...(request.pkey !== undefined ? { pkey: request.pkey } : {}),
-        }),
+        await api.createPartition(
+          {
+            name: request.name,
+            tenantOrg: request.tenantOrg,
+            ...(request.pkey !== undefined ? { pkey: request.pkey } : {}),
+          },
+          tenantScopeOf(caller),
+        ),
       ),
     ),
-    GetIbPartition: unary(context, async (request) => toMessage(await api.getPartition(request.id))),
-    FindIbPartitions: unary(context, async (request) => ({
+    GetIbPartition: unary(context, async (request, caller) =>
+      toMessage(await api.getPartition(request.id, tenantScopeOf(caller))),
+    ),
+    FindIbPartitions: unary(context, async (request, caller) => ({
       partitions: (
-        await api.listPartitions(request.tenantOrg !== undefined ? { tenantOrg: request.tenantOrg } : {})
+        await api.listPartitions(
+          request.tenantOrg !== undefined ? { tenantOrg: request.tenantOrg } : {},
+          tenantScopeOf(caller),
+        )
       ).map(toMessage),
     })),
-    DeleteIbPartition: unary(context, async (request) => toMessage(await api.deletePartition(request.id))),
+    DeleteIbPartition: unary(context, async (request, caller) =>
+      toMessage(await api.deletePartition(request.id, tenantScopeOf(caller))),
+    ),
     UfmBrowse: unary(context, async (request) => {
       const answer = await api.browse(request.path);
       return { path: answer.path, status: answer.status, bodyJson: JSON.stringify(answer.body) };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { idParams, MAX_ID_LENGTH, type RestRoutes } from "../../../../api/index.js";
+import { idParams, MAX_ID_LENGTH, type RestRoutes, tenantScopeOf } from "../../../../api/index.js";
 import type { CreateIbPartitionInput } from "../partitions/index.js";
 import type { InfiniBandApi } from "./infinibandApi.js";
 
@@ -45,7 +45,8 @@ export function infinibandRestRoutes(api: InfiniBandApi): RestRoutes {
           response: { 201: partitionSchema, ...errors },
         },
       },
-      async (request, reply) => reply.code(201).send(await api.createPartition(request.body)),
+      async (request, reply) =>
+        reply.code(201).send(await api.createPartition(request.body, tenantScopeOf(request.caller))),
     );
     app.get<{ Querystring: { tenantOrg?: string } }>(
       "/api/v1/ib-partitions",
@@ -63,7 +64,9 @@ export function infinibandRestRoutes(api: InfiniBandApi): RestRoutes {
           },
         },
       },
-      async (request) => ({ partitions: await api.listPartitions(request.query) }),
+      async (request) => ({
+        partitions: await api.listPartitions(request.query, tenantScopeOf(request.caller)),
+      }),
     );
     app.get<{ Params: { id: string } }>(
       "/api/v1/ib-partitions/:id",
@@ -75,7 +78,7 @@ export function infinibandRestRoutes(api: InfiniBandApi): RestRoutes {
           response: { 200: partitionSchema, ...errors },
         },
       },
-      async (request) => api.getPartition(request.params.id),
+      async (request) => api.getPartition(request.params.id, tenantScopeOf(request.caller)),
     );
     app.delete<{ Params: { id: string } }>(
       "/api/v1/ib-partitions/:id",
@@ -88,7 +91,8 @@ export function infinibandRestRoutes(api: InfiniBandApi): RestRoutes {
           response: { 202: partitionSchema, ...errors },
         },
       },
-      async (request, reply) => reply.code(202).send(await api.deletePartition(request.params.id)),
+      async (request, reply) =>
+        reply.code(202).send(await api.deletePartition(request.params.id, tenantScopeOf(request.caller))),
     );
     app.get(
       "/api/v1/ib-fabric/health",

@@ -3,6 +3,7 @@ import { InvalidArgumentError } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import type { InfiniBandFabricSettings } from "@racksmith/core/infiniband";
 import { formatPkey, parsePkey } from "@racksmith/core/infiniband";
+import { tenantOrgFor, visibleToTenant } from "../../../../api/index.js";
 import type { Database } from "../../../../db/index.js";
 import {
   IbPartitionInUseError,
@@ -61,9 +62,10 @@ export class IbPartitionService {
     this.clock = deps.clock ?? (() => new Date());
   }
 
-  async create(input: CreateIbPartitionInput): Promise<IbPartitionView> {
+  /** `scope`: the tenant org a tenant caller is limited to; it may create for it only. */
+  async create(input: CreateIbPartitionInput, scope?: string): Promise<IbPartitionView> {
     const name = required(input.name, "name");
-    const tenantOrg = required(input.tenantOrg, "tenantOrg");
+    const tenantOrg = required(tenantOrgFor(scope, input.tenantOrg || undefined), "tenantOrg");
     const requested = input.pkey === undefined || input.pkey === "" ? undefined : requestedPkey(input.pkey);
     const db = this.deps.database.db;
     if ((await countForTenant(db, tenantOrg)) >= this.deps.maxPartitionsPerTenant)
@@ -100,28 +102,36 @@ export class IbPartitionService {
     }
   }
 
-  async list(filter: { tenantOrg?: string } = {}): Promise<IbPartitionView[]> {
-    const rows = await readPartitions(this.deps.database.db, filter);
+  /** A tenant caller's (`scope`) own org's only. */
+  async list(filter: { tenantOrg?: string } = {}, scope?: string): Promise<IbPartitionView[]> {
+    const asked = filter.tenantOrg || undefined;
+    if (scope !== undefined && asked !== undefined && asked !== scope) return [];
+    const tenantOrg = scope ?? asked;
+    const rows = await readPartitions(this.deps.database.db, tenantOrg !== undefined ? { tenantOrg } : {});
     return Promise.all(rows.map((row) => this.view(row)));
   }
 
-  async get(id: string): Promise<IbPartitionView> {
-    const row = await readPartition(this.deps.database.db, id);
-    if (!row) throw new IbPartitionNotFoundError(id);
-    return this.view(row);
+  async get(id: string, scope?: string): Promise<IbPartitionView> {
+    return this.view(await this.requireRow(id, scope));
   }
 
   /** Marks it deleted (refused while a live instance uses it); the state machine unbinds and frees the pkey. */
-  async delete(id: string): Promise<IbPartitionView> {
+  async delete(id: string, scope?: string): Promise<IbPartitionView> {
     const db = this.deps.database.db;
-    const row = await readPartition(db, id);
-    if (!row) throw new IbPartitionNotFoundError(id);
+    const row = await this.requireRow(id, scope);
     const users = await partitionUsers(db, id);
     if (users.length > 0) throw new IbPartitionInUseError(id, users);
     if (!row.deleted_at)
       await db.updateTable("ib_partitions").set({ deleted_at: this.clock() }).where("id", "=", id).execute();
     await this.deps.engine.enqueue(IB_PARTITION_OBJECT_TYPE, id);
     return this.get(id).catch(() => this.view({ ...row, deleted_at: this.clock() }));
+  }
+
+  /** The partition; another org's is not found for a tenant caller (`scope`), as if it did not exist. */
+  private async requireRow(id: string, scope: string | undefined): Promise<IbPartitionRow> {
+    const row = await readPartition(this.deps.database.db, id);
+    if (!row || !visibleToTenant(scope, row.tenant_org)) throw new IbPartitionNotFoundError(id);
+    return row;
   }
 
   /** The partition's engine state (undefined once it is gone). */

@@ -2,7 +2,7 @@ import type { Logger } from "@racksmith/core";
 import { timestamp } from "../../../../api/grpc/convert.js";
 import type { NvLinkHandlers } from "../../../../api/grpc/generated/racksmith/v1/NvLink.js";
 import type { NvLinkLogicalPartition } from "../../../../api/grpc/generated/racksmith/v1/NvLinkLogicalPartition.js";
-import { type GrpcServiceModule, requiredString, unary } from "../../../../api/index.js";
+import { type GrpcServiceModule, requiredString, tenantScopeOf, unary } from "../../../../api/index.js";
 import type { LogicalPartitionView } from "../partitions/index.js";
 import { NVLINK_LIMITS } from "./grpcLimits.js";
 import type { NvLinkApi } from "./nvlinkApi.js";
@@ -14,22 +14,24 @@ const PROTO_FILE = "racksmith/v1/nvlink.proto";
 export function nvlinkGrpcServices(api: NvLinkApi, logger: Logger): GrpcServiceModule[] {
   const context = { logger };
   const handlers: NvLinkHandlers = {
-    CreateNvLinkPartition: unary(context, async (request) =>
+    CreateNvLinkPartition: unary(context, async (request, caller) =>
       toMessage(
-        await api.create({
-          name: request.name || undefined,
-          tenantOrg: requiredString(request.tenantOrg, "tenant_org"),
-        }),
+        await api.create(
+          { name: request.name || undefined, tenantOrg: requiredString(request.tenantOrg, "tenant_org") },
+          tenantScopeOf(caller),
+        ),
       ),
     ),
-    ListNvLinkPartitions: unary(context, async (request) => ({
-      partitions: (await api.list({ tenantOrg: request.tenantOrg || undefined })).map(toMessage),
+    ListNvLinkPartitions: unary(context, async (request, caller) => ({
+      partitions: (await api.list({ tenantOrg: request.tenantOrg || undefined }, tenantScopeOf(caller))).map(
+        toMessage,
+      ),
     })),
-    GetNvLinkPartition: unary(context, async (request) =>
-      toMessage(await api.get(requiredString(request.id, "id"))),
+    GetNvLinkPartition: unary(context, async (request, caller) =>
+      toMessage(await api.get(requiredString(request.id, "id"), tenantScopeOf(caller))),
     ),
-    DeleteNvLinkPartition: unary(context, async (request) =>
-      toMessage(await api.delete(requiredString(request.id, "id"))),
+    DeleteNvLinkPartition: unary(context, async (request, caller) =>
+      toMessage(await api.delete(requiredString(request.id, "id"), tenantScopeOf(caller))),
     ),
     BrowseNmxm: unary(context, async (request) => {
       const path = requiredString(request.path, "path");

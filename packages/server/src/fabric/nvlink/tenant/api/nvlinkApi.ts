@@ -7,12 +7,15 @@ import {
   NvLinkNotConfiguredError,
 } from "../partitions/index.js";
 
-/** What the REST and gRPC APIs call; every call fails with `nvlink_not_configured` without `fabrics.nvlink`. */
+/**
+ * What the REST and gRPC APIs call; every call fails with `nvlink_not_configured` without `fabrics.nvlink`.
+ * `scope` is the tenant org a tenant caller is limited to: other orgs' partitions do not exist for it.
+ */
 export interface NvLinkApi {
-  create(input: CreateLogicalPartitionInput): Promise<LogicalPartitionView>;
-  list(query: { tenantOrg?: string | undefined }): Promise<LogicalPartitionView[]>;
-  get(id: string): Promise<LogicalPartitionView>;
-  delete(id: string): Promise<LogicalPartitionView>;
+  create(input: CreateLogicalPartitionInput, scope?: string): Promise<LogicalPartitionView>;
+  list(query: { tenantOrg?: string | undefined }, scope?: string): Promise<LogicalPartitionView[]>;
+  get(id: string, scope?: string): Promise<LogicalPartitionView>;
+  delete(id: string, scope?: string): Promise<LogicalPartitionView>;
   browse(path: string): Promise<unknown>;
 }
 
@@ -25,10 +28,10 @@ export function nvlinkApi(
   }
   const { service, fabric } = configured;
   return {
-    create: (input) => service.create(input),
-    list: (query) => service.list(query),
-    get: (id) => service.get(id),
-    delete: (id) => service.delete(id),
+    create: (input, scope) => service.create(input, scope),
+    list: (query, scope) => service.list(query, scope),
+    get: (id, scope) => service.get(id, scope),
+    delete: (id, scope) => service.delete(id, scope),
     browse: async (path) => {
       if (!fabric.browse)
         throw new NotSupportedError("browse", `NVLink fabric ${fabric.name} has no raw view`);

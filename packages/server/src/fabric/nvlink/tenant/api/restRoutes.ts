@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { idParams, type RestRoutes } from "../../../../api/index.js";
+import { idParams, type RestRoutes, tenantScopeOf } from "../../../../api/index.js";
 import type { CreateLogicalPartitionInput } from "../partitions/index.js";
 import type { NvLinkApi } from "./nvlinkApi.js";
 import { browseQuery, createBody, listQuery, logicalPartitionSchema } from "./schemas.js";
@@ -29,7 +29,8 @@ export function nvlinkRestRoutes(api: NvLinkApi): RestRoutes {
           response: { 201: partition, ...errors },
         },
       },
-      async (request, reply) => reply.code(201).send(await api.create(request.body)),
+      async (request, reply) =>
+        reply.code(201).send(await api.create(request.body, tenantScopeOf(request.caller))),
     );
 
     app.get<{ Querystring: { tenantOrg?: string } }>(
@@ -45,7 +46,7 @@ export function nvlinkRestRoutes(api: NvLinkApi): RestRoutes {
           },
         },
       },
-      async (request) => ({ partitions: await api.list(request.query) }),
+      async (request) => ({ partitions: await api.list(request.query, tenantScopeOf(request.caller)) }),
     );
 
     app.get<{ Params: { id: string } }>(
@@ -58,7 +59,7 @@ export function nvlinkRestRoutes(api: NvLinkApi): RestRoutes {
           response: { 200: partition, ...errors },
         },
       },
-      async (request) => api.get(request.params.id),
+      async (request) => api.get(request.params.id, tenantScopeOf(request.caller)),
     );
 
     app.delete<{ Params: { id: string } }>(
@@ -71,7 +72,8 @@ export function nvlinkRestRoutes(api: NvLinkApi): RestRoutes {
           response: { 202: partition, ...errors },
         },
       },
-      async (request, reply) => reply.code(202).send(await api.delete(request.params.id)),
+      async (request, reply) =>
+        reply.code(202).send(await api.delete(request.params.id, tenantScopeOf(request.caller))),
     );
 
     app.get<{ Querystring: { path: string } }>(

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { InvalidArgumentError } from "@racksmith/core";
-import { quoted } from "../../../../api/index.js";
+import { quoted, tenantOrgFor, visibleToTenant } from "../../../../api/index.js";
 import type { Database } from "../../../../db/index.js";
 import type { NvLinkGpuObservation, NvLinkOperationOutcome } from "../tables.js";
 import { LogicalPartitionInUseError, LogicalPartitionNotFoundError } from "./errors.js";
@@ -34,8 +34,10 @@ export class LogicalPartitionService {
     this.clock = deps.clock ?? (() => new Date());
   }
 
-  async create(input: CreateLogicalPartitionInput): Promise<LogicalPartitionView> {
-    const tenantOrg = typeof input.tenantOrg === "string" ? input.tenantOrg.trim() : "";
+  /** `scope`: the tenant org a tenant caller is limited to; it may create for it only. */
+  async create(input: CreateLogicalPartitionInput, scope?: string): Promise<LogicalPartitionView> {
+    const requested = typeof input.tenantOrg === "string" ? input.tenantOrg.trim() : "";
+    const tenantOrg = tenantOrgFor(scope, requested || undefined) ?? "";
     if (!tenantOrg)
       throw new InvalidArgumentError("tenantOrg: must be a non-empty organisation id", {
         details: { field: "tenantOrg" },
@@ -56,24 +58,32 @@ export class LogicalPartitionService {
     return this.get(id);
   }
 
-  async list(query: { tenantOrg?: string | undefined } = {}): Promise<LogicalPartitionView[]> {
+  /** A tenant caller's (`scope`) own org's only. */
+  async list(
+    query: { tenantOrg?: string | undefined } = {},
+    scope?: string,
+  ): Promise<LogicalPartitionView[]> {
+    const asked = query.tenantOrg || undefined;
+    if (scope !== undefined && asked !== undefined && asked !== scope) return [];
+    const tenantOrg = scope ?? asked;
     let select = this.deps.database.db
       .selectFrom("nvlink_logical_partitions")
       .select("id")
       .orderBy("created_at");
-    if (query.tenantOrg) select = select.where("tenant_org", "=", query.tenantOrg);
+    if (tenantOrg !== undefined) select = select.where("tenant_org", "=", tenantOrg);
     const rows = await select.execute();
     return Promise.all(rows.map((row) => this.get(row.id)));
   }
 
-  async get(id: string): Promise<LogicalPartitionView> {
+  /** Another org's is not found for a tenant caller (`scope`), as if it did not exist. */
+  async get(id: string, scope?: string): Promise<LogicalPartitionView> {
     const { db } = this.deps.database;
     const row = await db
       .selectFrom("nvlink_logical_partitions")
       .selectAll()
       .where("id", "=", id)
       .executeTakeFirst();
-    if (!row) throw new LogicalPartitionNotFoundError(id);
+    if (!row || !visibleToTenant(scope, row.tenant_org)) throw new LogicalPartitionNotFoundError(id);
     const physical = await db
       .selectFrom("nvlink_physical_partitions")
       .selectAll()
@@ -112,14 +122,14 @@ export class LogicalPartitionService {
   }
 
   /** Refused while a live instance configures it; otherwise marked, and the monitor cleans it up. */
-  async delete(id: string): Promise<LogicalPartitionView> {
+  async delete(id: string, scope?: string): Promise<LogicalPartitionView> {
     const { db } = this.deps.database;
     const row = await db
       .selectFrom("nvlink_logical_partitions")
-      .select(["id", "deleted_at"])
+      .select(["id", "deleted_at", "tenant_org"])
       .where("id", "=", id)
       .executeTakeFirst();
-    if (!row) throw new LogicalPartitionNotFoundError(id);
+    if (!row || !visibleToTenant(scope, row.tenant_org)) throw new LogicalPartitionNotFoundError(id);
     if (!row.deleted_at) {
       const users = await instancesUsing(this.deps.database, id);
       if (users.length > 0) throw new LogicalPartitionInUseError(id, users);
