@@ -121,13 +121,53 @@ describe.each(E2E_DATABASES)("rotation across SIGKILLs of racksmith serve on $ki
     ).toEqual(fleet.bmcs.map((bmc) => bmc.mac).sort());
   });
 
-  it("never writes a password to its log", () => {
+  it("audits every mutation of the run with its actor (issue 17, acceptance 6)", async () => {
+    const entries = await runCliJson<
+      Array<{ actor: string; role: string; operation: string; result: string }>
+    >(["audit", "list", "--limit", "10000", "--server", site.url, "--token", site.token]);
+    const byOperation = (operation: string) => entries.filter((entry) => entry.operation === operation);
+    expect(byOperation("POST /api/v1/expected-machines/batch")).toEqual([
+      expect.objectContaining({ actor: "bootstrap-admin", role: "admin", result: "200" }),
+    ]);
+    const discoveries = byOperation("POST /api/v1/dhcp/discover");
+    expect(discoveries).toHaveLength(fleet.discoveries.length);
+    expect(new Set(discoveries.map((entry) => `${entry.actor} ${entry.result}`))).toEqual(
+      new Set(["bootstrap-admin 200"]),
+    );
+  });
+
+  it("never writes a password or a token to its log, its audit rows or its error bodies", async () => {
+    const issued = await site.call<{ token: string }>("POST", "/api/v1/auth/tokens", {
+      role: "viewer",
+      subject: "auditor",
+    });
+    // Refused calls whose bodies could echo what they were sent.
+    const errorBodies = [
+      await fetch(`${site.url}/api/v1/machines`, { headers: { authorization: `Bearer ${issued.token}x` } }),
+      await fetch(`${site.url}/api/v1/expected-machines`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${issued.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ bmcMac: "aa:bb", factoryPassword: SITE_PASSWORD }),
+      }),
+      await fetch(`${site.url}/api/v1/expected-machines`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${site.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ bmcMac: "not a mac", factoryPassword: SITE_PASSWORD }),
+      }),
+    ];
+    const bodies = await Promise.all(errorBodies.map((response) => response.text()));
+    expect(errorBodies.map((response) => response.status)).toEqual([401, 403, 400]);
+    const audit = JSON.stringify(await site.call("GET", "/api/v1/audit?limit=10000"));
     const log = site.output();
-    for (const password of [
+    for (const secret of [
       SITE_PASSWORD,
       ...fleet.bmcs.map((bmc) => bmc.plan.factoryCredentials.password),
+      site.token,
+      issued.token,
     ]) {
-      expect(log).not.toContain(password);
+      expect(log).not.toContain(secret);
+      expect(audit).not.toContain(secret);
+      for (const body of bodies) expect(body).not.toContain(secret);
     }
   });
 });

@@ -3,7 +3,7 @@ import type { InstanceView } from "@racksmith/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { restJson } from "./support/rest.js";
-import { simulatedSite } from "./support/simulatedSite.js";
+import { readyHosts, simulatedSite } from "./support/simulatedSite.js";
 import { waitFor } from "./support/waitFor.js";
 
 const HOSTS = 6;
@@ -57,14 +57,7 @@ describe("InfiniBand tenant isolation through UFM", () => {
       ufm: { monitorIntervalMs: 1_000, pkeyRanges: [{ start: "0x100", end: "0x200" }] },
       sections: { engine: { iterationIntervalMs: 1_000 } },
     });
-    const ready = await waitFor(
-      async () => {
-        const states = await site.hostStates();
-        return states.length === HOSTS && states.every((s) => s.state.state === "ready") && states;
-      },
-      { what: `${HOSTS} Ready hosts`, timeoutMs: 450_000, everyMs: 500 },
-    );
-    hosts = ready.map((state) => state.objectId).slice(0, 4);
+    hosts = (await readyHosts(site, HOSTS)).slice(0, 4);
     guids = await Promise.all(hosts.map(guidOf));
   }, 540_000);
   afterAll(async () => {

@@ -3,7 +3,7 @@ import type { InstanceView } from "@racksmith/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { restJson } from "./support/rest.js";
-import { simulatedSite } from "./support/simulatedSite.js";
+import { readyHosts, simulatedSite } from "./support/simulatedSite.js";
 import { waitFor } from "./support/waitFor.js";
 
 const HOSTS = 5;
@@ -84,14 +84,7 @@ describe("NVLink tenant isolation through NMX-M", () => {
       nmxm: { monitorIntervalMs: 1_000, operationTimeoutMs: 1_500, operationPollMs: 50 },
       sections: { engine: { iterationIntervalMs: 1_000 } },
     });
-    const ready = await waitFor(
-      async () => {
-        const states = await site.hostStates();
-        return states.length === HOSTS && states.every((s) => s.state.state === "ready") && states;
-      },
-      { what: `${HOSTS} Ready hosts`, timeoutMs: 450_000, everyMs: 500 },
-    );
-    hosts = ready.map((state) => state.objectId);
+    hosts = await readyHosts(site, HOSTS);
   }, 540_000);
   afterAll(async () => {
     await site?.close();

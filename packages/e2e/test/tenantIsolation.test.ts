@@ -4,8 +4,7 @@ import { call, grpcClients } from "@racksmith/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2E_DATABASES } from "./support/databases.js";
 import { restJson } from "./support/rest.js";
-import { simulatedSite } from "./support/simulatedSite.js";
-import { waitFor } from "./support/waitFor.js";
+import { readyHosts, simulatedSite } from "./support/simulatedSite.js";
 
 const HOSTS = 2;
 
@@ -74,14 +73,7 @@ describe.each(E2E_DATABASES)("tenant isolation ($kind)", (database) => {
       expect(issued.status).toBe(201);
       tokens[tenant] = issued.body.token;
     }
-    const ready = await waitFor(
-      async () => {
-        const states = await site.hostStates();
-        return states.length === HOSTS && states.every((s) => s.state.state === "ready") && states;
-      },
-      { what: `${HOSTS} Ready hosts`, timeoutMs: 450_000, everyMs: 500 },
-    );
-    hosts = ready.map((state) => state.objectId);
+    hosts = await readyHosts(site, HOSTS);
 
     // Tenant B's own objects, made with its own token.
     const allocated = await rest<InstanceView>("b", "POST", "/api/v1/instances", {

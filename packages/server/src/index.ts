@@ -12,6 +12,7 @@ export {
   createRestServer,
   PROTO_LOADER_OPTIONS,
 } from "./api/index.js";
+export { type AgentCertificateRequest, createAgentCertificateRequest } from "./auth/index.js";
 export { ServiceClient, ServiceError } from "./client/index.js";
 export {
   ConfigError,

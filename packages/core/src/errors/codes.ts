@@ -563,6 +563,11 @@ export const ERROR_CODES = {
     meaning:
       "the caller's role may not make this call, or an agent called about another machine; the message names the role and the operation",
   },
+  no_live_instance: {
+    status: "FAILED_PRECONDITION",
+    meaning:
+      "a workload identity was asked for on a machine that runs no tenant instance: it names the tenant",
+  },
   tenant_not_found: {
     status: "NOT_FOUND",
     meaning:

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { DEFAULT_CONFIG, type LoadedConfig } from "@racksmith/server";
 import { type SimulatedSite, type SimulatedSiteOptions, startSimulatedSite } from "@racksmith/simulator";
 import type { E2eDatabase } from "./databases.js";
+import { waitFor } from "./waitFor.js";
 
 /** Every vendor driver of the repository, as an operator with all of them in racksmith.yaml has. */
 export const ALL_DRIVERS: LoadedConfig = {
@@ -53,4 +54,16 @@ export async function simulatedSite(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until the site has `count` managed hosts, every one Ready; their ids, in id order. */
+export async function readyHosts(site: Pick<SimulatedSite, "hostStates">, count: number): Promise<string[]> {
+  const ready = await waitFor(
+    async () => {
+      const states = await site.hostStates();
+      return states.length === count && states.every((s) => s.state.state === "ready") && states;
+    },
+    { what: `${count} Ready hosts`, timeoutMs: 450_000, everyMs: 500 },
+  );
+  return ready.map((state) => state.objectId);
 }

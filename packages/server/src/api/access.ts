@@ -24,6 +24,11 @@ export interface CallCredentials {
   authorization?: string | undefined;
   /** The machine a gRPC request is about (its `machine_id` or `dpu_id`), for an agent's machine scope. */
   machine?: string | undefined;
+  /**
+   * On the agent listener (mTLS against the agents' CA): the client certificate TLS verified, by its subject
+   * alternative names as Node lists them (`URI:spiffe://…`). It, not a token, says who calls there.
+   */
+  verifiedPeer?: { subjectAltName: string | undefined } | undefined;
 }
 
 /** One operation of either API, as the authorization table keys it. */
@@ -55,10 +60,10 @@ export interface AccessGate {
    * Throws `unauthenticated` (no or bad credentials) or `permission_denied` (the role may not).
    */
   admit(operation: Operation, credentials: CallCredentials): Promise<Caller | undefined>;
-  /** Whether a call of this operation changes something (what the audit log records). */
+  /** Whether a call of this operation changes something the audit log records. */
   mutates(operation: Operation): boolean;
-  /** Called once per finished mutating call. */
-  record?(outcome: CallOutcome): void;
+  /** Called once per mutating call, before its answer goes out (it never fails the call). */
+  record?(outcome: CallOutcome): Promise<void>;
 }
 
 /** `GET /api/v1/machines/:id` or `racksmith.v1.Instances/AllocateInstance`. */

@@ -44,6 +44,11 @@ export {
   quoted,
   textProblem,
 } from "./input/index.js";
-export { createRestServer, type RestRoutes, type RestServerOptions } from "./rest/createRestServer.js";
+export {
+  createRestServer,
+  type RestRoutes,
+  type RestServerOptions,
+  type RestTls,
+} from "./rest/createRestServer.js";
 export { idParams, idString } from "./rest/schemas.js";
 export { TenantNotFoundError, tenantOrgFor, tenantScopeOf, visibleToTenant } from "./tenantScope.js";

@@ -10,6 +10,7 @@ import {
 } from "../api/index.js";
 import { type AccessRule, accessRuleOf } from "./accessTable.js";
 import type { AuditLog } from "./audit/auditLog.js";
+import { machineOfCertificate } from "./certificates/peerMachine.js";
 import { PermissionDeniedError, UnauthenticatedError } from "./errors.js";
 import type { OidcTokens } from "./tokens/oidc.js";
 import type { ServiceTokens } from "./tokens/serviceTokens.js";
@@ -56,21 +57,23 @@ export class TokenGate implements AccessGate {
   }
 
   mutates(operation: Operation): boolean {
-    return this.rule(operation)?.mutates ?? false;
+    const rule = this.rule(operation);
+    return rule?.mutates === true && rule.audited !== false;
   }
 
   async admit(operation: Operation, credentials: CallCredentials): Promise<Caller | undefined> {
     const rule = this.rule(operation);
     if (!rule) throw new PermissionDeniedError(`${operationKey(operation)} has no authorization rule`);
-    const token = bearerToken(credentials.authorization);
-    if (token === undefined) {
-      if (rule.roles === "public") return undefined;
-      throw new UnauthenticatedError(
-        `${operationKey(operation)} needs a bearer token (Authorization: Bearer <token>; racksmith token create makes one)`,
+    const caller = credentials.verifiedPeer
+      ? certificateCaller(credentials.verifiedPeer.subjectAltName)
+      : await this.tokenCaller(operation, rule, credentials.authorization);
+    if (caller === undefined) return undefined;
+    if (rule.roles === "public") return caller;
+    if (rule.certificateOnly && caller.proof !== "certificate") {
+      throw new PermissionDeniedError(
+        `${operationKey(operation)} is called over the machine's certificate, on the agent listener`,
       );
     }
-    const caller = await this.authenticate(token);
-    if (rule.roles === "public") return caller;
     if (!rule.roles.includes(caller.role)) {
       throw new PermissionDeniedError(
         `role ${caller.role} may not call ${operationKey(operation)} (allowed: ${rule.roles.join(", ")})`,
@@ -87,8 +90,8 @@ export class TokenGate implements AccessGate {
     return caller;
   }
 
-  record(outcome: CallOutcome): void {
-    this.options.audit?.record(outcome);
+  async record(outcome: CallOutcome): Promise<void> {
+    await this.options.audit?.record(outcome);
   }
 
   /** Forgets the callers of a token revoked here, so this replica refuses it at once. */
@@ -98,6 +101,20 @@ export class TokenGate implements AccessGate {
 
   private rule(operation: Operation): AccessRule | undefined {
     return accessRuleOf(operation, this.options.extraRules);
+  }
+
+  /** The token's caller; undefined for a public operation called without one. */
+  private async tokenCaller(
+    operation: Operation,
+    rule: AccessRule,
+    authorization: string | undefined,
+  ): Promise<Caller | undefined> {
+    const token = bearerToken(authorization);
+    if (token !== undefined) return this.authenticate(token);
+    if (rule.roles === "public") return undefined;
+    throw new UnauthenticatedError(
+      `${operationKey(operation)} needs a bearer token (Authorization: Bearer <token>; racksmith token create makes one)`,
+    );
   }
 
   private async authenticate(token: string): Promise<Caller> {
@@ -128,6 +145,17 @@ export class TokenGate implements AccessGate {
       `the token's issuer ${typeof issuer === "string" ? JSON.stringify(excerpt(issuer, 100)) : "(none)"} is not trusted (auth.issuer, auth.oidc.issuer)`,
     );
   }
+}
+
+/** The agent a client certificate (verified by TLS against the agents' CA) names. */
+function certificateCaller(subjectAltName: string | undefined): Caller {
+  const machine = machineOfCertificate(subjectAltName);
+  if (!machine) {
+    throw new UnauthenticatedError(
+      "the client certificate names no machine (a SAN URI spiffe://racksmith/machine/<id>)",
+    );
+  }
+  return { subject: `machine:${machine}`, role: "agent", machine, proof: "certificate" };
 }
 
 /** The token of `Bearer <token>`; undefined when no header was sent; a 401 for anything else. */

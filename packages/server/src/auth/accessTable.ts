@@ -13,6 +13,10 @@ export interface AccessRule {
   roles: readonly Role[] | "public";
   scope?: AccessScope;
   mutates: boolean;
+  /** False for a mutating call the audit log leaves out: an agent's periodic status report. */
+  audited?: false;
+  /** Only over a machine certificate (the agent listener): no token, whatever its role, makes this call. */
+  certificateOnly?: true;
 }
 
 // Role groups. `viewer` reads the site without secrets; `tenant` reaches only its org's instances and
@@ -115,6 +119,9 @@ export const REST_ACCESS: Readonly<Record<string, AccessRule>> = {
   "POST /api/v1/auth/tokens/:id/revoke": write(ADMIN),
   "GET /api/v1/auth/whoami": read(["admin", "operator", "viewer", "tenant", "agent"]),
   "GET /api/v1/audit": read(ADMIN),
+  // What verifies a tenant's workload identities: public, as any OIDC discovery document is
+  "GET /api/v1/tenants/:org/.well-known/openid-configuration": PUBLIC,
+  "GET /api/v1/tenants/:org/jwks.json": PUBLIC,
 };
 
 /** Every gRPC method (`package.Service/Method`) → its rule. Reflection and grpc.health.v1 are public. */
@@ -125,13 +132,17 @@ export const GRPC_ACCESS: Readonly<Record<string, AccessRule>> = {
   "racksmith.v1.Racksmith/Enqueue": write(OPERATE),
   // Agents: each only about its own machine (DiscoverMachine is how an agent learns it)
   "racksmith.v1.DpuAgent/GetManagedHostNetworkConfig": read(AGENT, "machine"),
-  "racksmith.v1.DpuAgent/RecordDpuNetworkStatus": write(AGENT, "machine"),
+  // Every DPU reports every few seconds: telemetry, not an operator's change, so not in the audit log.
+  "racksmith.v1.DpuAgent/RecordDpuNetworkStatus": { ...write(AGENT, "machine"), audited: false },
   "racksmith.v1.HostAgent/DiscoverMachine": write(AGENT),
   "racksmith.v1.HostAgent/AgentControl": read(AGENT, "machine"),
   "racksmith.v1.HostAgent/DiscoveryCompleted": write(AGENT, "machine"),
   "racksmith.v1.HostAgent/RebootCompleted": write(AGENT, "machine"),
   "racksmith.v1.HostAgent/CleanupCompleted": write(AGENT, "machine"),
   "racksmith.v1.HostAgent/ValidationCompleted": write(AGENT, "machine"),
+  // Only a machine's own certificate renews it: an agent token has no certificate to renew.
+  "racksmith.v1.HostAgent/RenewAgentCertificate": { ...write(["agent"], "machine"), certificateOnly: true },
+  "racksmith.v1.HostAgent/GetWorkloadIdentity": { ...read(["agent"], "machine"), certificateOnly: true },
   // Health
   "racksmith.v1.Health/GetMachineHealth": read(VIEW),
   "racksmith.v1.Health/ListHealthHistory": read(VIEW),

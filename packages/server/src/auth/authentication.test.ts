@@ -1,45 +1,14 @@
-import { createServer, type Server } from "node:http";
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiErrorBody } from "../api/index.js";
-import { type ServiceHarness, startServiceHarness } from "../testing/index.js";
+import {
+  type ServiceHarness,
+  startServiceHarness,
+  startTestIdentityProvider,
+  type TestIdentityProvider,
+} from "../testing/index.js";
 
 const ISSUER = "https://idp.example.test/realms/site";
 const AUDIENCE = "racksmith-api";
-
-type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
-
-/** A test OIDC provider: a JWKS served over HTTP, and tokens signed with its key. */
-async function startIdentityProvider() {
-  const { publicKey, privateKey } = await generateKeyPair("RS256");
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "idp-1", alg: "RS256", use: "sig" };
-  let fetches = 0;
-  const server: Server = createServer((request, response) => {
-    fetches += 1;
-    response.setHeader("content-type", "application/json");
-    response.end(request.url === "/jwks" ? JSON.stringify({ keys: [jwk] }) : "{}");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  const sign = (
-    claims: Record<string, unknown>,
-    options: { issuer?: string; audience?: string; expiresAt?: number; key?: SigningKey } = {},
-  ) =>
-    new SignJWT(claims)
-      .setProtectedHeader({ alg: "RS256", kid: "idp-1" })
-      .setIssuer(options.issuer ?? ISSUER)
-      .setAudience(options.audience ?? AUDIENCE)
-      .setSubject(String(claims.sub ?? "alice"))
-      .setIssuedAt()
-      .setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 600)
-      .sign(options.key ?? privateKey);
-  return {
-    jwksUrl: `http://127.0.0.1:${port}/jwks`,
-    sign,
-    fetches: () => fetches,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /*
  * Issue 17, acceptance 4: tokens of an OIDC provider (a JWKS served by the test) are accepted with their
@@ -48,10 +17,10 @@ async function startIdentityProvider() {
  */
 describe("authentication", () => {
   let api: ServiceHarness;
-  let idp: Awaited<ReturnType<typeof startIdentityProvider>>;
+  let idp: TestIdentityProvider;
 
   beforeAll(async () => {
-    idp = await startIdentityProvider();
+    idp = await startTestIdentityProvider({ issuer: ISSUER, audience: AUDIENCE });
     api = await startServiceHarness({
       config: {
         auth: {
@@ -112,9 +81,8 @@ describe("authentication", () => {
   });
 
   it("refuses a token signed with another key under the provider's key id", async () => {
-    const { privateKey: forged } = await generateKeyPair("RS256");
     const answer = await whoami(
-      await idp.sign({ sub: "mallory", groups: ["site-operators"] }, { key: forged }),
+      await idp.sign({ sub: "mallory", groups: ["site-operators"] }, { forged: true }),
     );
     expect(answer.status).toBe(401);
     expect(answer.json.error.message).toBe("the token's signature does not verify");

@@ -23,6 +23,18 @@ export interface AuthConfig {
   /** How long a replica trusts that a service token is not revoked before asking the database again. */
   revocationCheckMs?: number;
   oidc?: OidcConfig;
+  /** The operator's CA for agent certificates (else the service makes its own in the data directory). */
+  agentCa?: { certFile: string; keyFile: string };
+  /** How long a machine's agent certificate is valid; agents renew it before. */
+  agentCertificateTtlMs?: number;
+  /** The address agents are told to reach the agent listener at (default: its own). */
+  agentAddress?: string;
+  /** The site secret tenants' workload identity keys are derived from. */
+  workloadIdentitySecretFile?: string;
+  /** How long a workload identity (JWT-SVID) is valid. */
+  workloadIdentityTtlMs?: number;
+  /** The service's public base URL: the issuer of tenants' workload identities is under it. */
+  publicUrl?: string;
 }
 
 export const DEFAULT_ISSUER = "racksmith";
@@ -31,6 +43,11 @@ export const DEFAULT_TENANT_CLAIM = "racksmith_tenant";
 export const DEFAULT_REVOCATION_CHECK_MS = 5_000;
 export const SIGNING_KEY_FILE = "auth/signing-key.jwk";
 export const ADMIN_TOKEN_FILE = "admin.token";
+export const AGENT_CA_CERT_FILE = "auth/agent-ca.pem";
+export const AGENT_CA_KEY_FILE = "auth/agent-ca-key.pem";
+export const DEFAULT_AGENT_CERTIFICATE_TTL_MS = 86_400_000;
+export const WORKLOAD_IDENTITY_SECRET_FILE = "auth/workload-identity.secret";
+export const DEFAULT_WORKLOAD_IDENTITY_TTL_MS = 300_000;
 
 /** The `auth` section: service-issued tokens, an external OIDC provider; every key with its default. */
 export const AUTH_CONFIG_SCHEMA: SchemaObject = {
@@ -65,6 +82,55 @@ export const AUTH_CONFIG_SCHEMA: SchemaObject = {
       minimum: 0,
       maximum: 300_000,
       description: `How long a replica trusts that a service-issued token is not revoked before it asks the database again (the replica that revokes it refuses it at once). Default ${DEFAULT_REVOCATION_CHECK_MS}.`,
+    },
+    agentCa: {
+      description: `The CA signing agents' machine certificates and the agent listener's (PEM files; replicas with separate data directories share it this way). Default: made by the first start, <dataDir>/${AGENT_CA_CERT_FILE} and ${AGENT_CA_KEY_FILE} (0600).`,
+      type: "object",
+      additionalProperties: false,
+      required: ["certFile", "keyFile"],
+      properties: {
+        certFile: {
+          type: "string",
+          minLength: 1,
+          description: "The CA certificate, PEM (required, no default).",
+        },
+        keyFile: {
+          type: "string",
+          minLength: 1,
+          description: "Its private key, PKCS#8 PEM (required, no default).",
+        },
+      },
+    },
+    agentCertificateTtlMs: {
+      type: "integer",
+      minimum: 5_000,
+      maximum: 31_536_000_000,
+      description: `How long a machine's agent certificate is valid; agents renew it at two thirds of that. Default ${DEFAULT_AGENT_CERTIFICATE_TTL_MS} (a day).`,
+    },
+    agentAddress: {
+      type: "string",
+      minLength: 1,
+      maxLength: 300,
+      description:
+        "host:port agents are told (in DiscoverMachine's answer) to reach the agent listener at. Default: server.agentGrpc as bound (the machine's host name for a wildcard address).",
+    },
+    workloadIdentitySecretFile: {
+      type: "string",
+      minLength: 1,
+      description: `The secret (32+ bytes) each tenant's workload identity key is derived from; replicas share it. Default <dataDir>/${WORKLOAD_IDENTITY_SECRET_FILE}, made 0600 by the first start.`,
+    },
+    workloadIdentityTtlMs: {
+      type: "integer",
+      minimum: 10_000,
+      maximum: 86_400_000,
+      description: `How long a workload identity (JWT-SVID) is valid. Default ${DEFAULT_WORKLOAD_IDENTITY_TTL_MS} (5 minutes).`,
+    },
+    publicUrl: {
+      type: "string",
+      pattern: "^https?://",
+      maxLength: 2048,
+      description:
+        "The service's base URL as workloads' verifiers reach it: tenants' identity issuers are <publicUrl>/api/v1/tenants/<org>. Default: the REST listener's http://host:port.",
     },
     oidc: {
       description: "An external OpenID Connect identity provider whose JWTs are accepted. Default: none.",

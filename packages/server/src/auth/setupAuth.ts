@@ -6,18 +6,28 @@ import { TokenGate } from "./accessGate.js";
 import type { AccessRule } from "./accessTable.js";
 import { authRestRoutes } from "./api/restRoutes.js";
 import { AuditLog } from "./audit/auditLog.js";
+import { AgentCa } from "./certificates/agentCa.js";
+import { CaAgentCertificates } from "./certificates/agentCertificates.js";
 import {
   ADMIN_TOKEN_FILE,
+  AGENT_CA_CERT_FILE,
+  AGENT_CA_KEY_FILE,
   type AuthConfig,
+  DEFAULT_AGENT_CERTIFICATE_TTL_MS,
   DEFAULT_ISSUER,
   DEFAULT_REVOCATION_CHECK_MS,
+  DEFAULT_WORKLOAD_IDENTITY_TTL_MS,
   SIGNING_KEY_FILE,
+  WORKLOAD_IDENTITY_SECRET_FILE,
 } from "./config.js";
 import { ensureAdminTokenFile, issueBootstrapToken } from "./tokens/adminTokenFile.js";
 import { OidcTokens } from "./tokens/oidc.js";
 import { ServiceTokens } from "./tokens/serviceTokens.js";
 import { loadSigningKey } from "./tokens/signingKey.js";
 import { TokenStore } from "./tokens/tokenStore.js";
+import { workloadIdentityRestRoutes } from "./workloadIdentity/restRoutes.js";
+import { TenantKeys } from "./workloadIdentity/tenantKeys.js";
+import { WorkloadIdentities } from "./workloadIdentity/workloadIdentities.js";
 
 export interface AuthSetupOptions {
   config: AuthConfig | undefined;
@@ -40,6 +50,12 @@ export interface Auth {
   /** Where it was written (absent in memory). */
   adminTokenFile: string | undefined;
   rest: RestRoutes;
+  /** The agents' CA, which also certifies the agent listener. */
+  agentCa: AgentCa;
+  /** Machine certificates for the lifecycle's agent API. */
+  agentCertificates: CaAgentCertificates;
+  /** Tenants' workload identities (JWT-SVIDs) for the lifecycle's agent API. */
+  workloadIdentities: WorkloadIdentities;
 }
 
 /**
@@ -73,6 +89,48 @@ export async function setupAuth(options: AuthSetupOptions): Promise<Auth> {
       ? await ensureAdminTokenFile(tokens, adminTokenFile)
       : (await issueBootstrapToken(tokens)).token;
   }
-  const rest = authRestRoutes({ tokens, audit, onRevoked: (id) => gate.forgetToken(id) });
-  return { gate, tokens, audit, adminToken, adminTokenFile, rest };
+  const secretFile = config.workloadIdentitySecretFile
+    ? resolve(baseDir, config.workloadIdentitySecretFile)
+    : dataDir && resolve(dataDir, WORKLOAD_IDENTITY_SECRET_FILE);
+  const workloadIdentities = new WorkloadIdentities(
+    await TenantKeys.open(secretFile),
+    config.workloadIdentityTtlMs ?? DEFAULT_WORKLOAD_IDENTITY_TTL_MS,
+  );
+  if (config.publicUrl) workloadIdentities.announce(config.publicUrl);
+  const tokenRoutes = authRestRoutes({ tokens, audit, onRevoked: (id) => gate.forgetToken(id) });
+  const identityRoutes = workloadIdentityRestRoutes(workloadIdentities);
+  const rest: RestRoutes = (app) => {
+    tokenRoutes(app);
+    identityRoutes(app);
+  };
+  const agentCa = await AgentCa.open(
+    config.agentCa
+      ? {
+          certFile: resolve(baseDir, config.agentCa.certFile),
+          keyFile: resolve(baseDir, config.agentCa.keyFile),
+          create: false,
+        }
+      : dataDir
+        ? {
+            certFile: resolve(dataDir, AGENT_CA_CERT_FILE),
+            keyFile: resolve(dataDir, AGENT_CA_KEY_FILE),
+            create: true,
+          }
+        : undefined,
+  );
+  const agentCertificates = new CaAgentCertificates(
+    agentCa,
+    config.agentCertificateTtlMs ?? DEFAULT_AGENT_CERTIFICATE_TTL_MS,
+  );
+  return {
+    gate,
+    tokens,
+    audit,
+    adminToken,
+    adminTokenFile,
+    rest,
+    agentCa,
+    agentCertificates,
+    workloadIdentities,
+  };
 }

@@ -65,6 +65,35 @@ export const configSchema: SchemaObject = {
           examples: ["127.0.0.1:50051", "0.0.0.0:50051", "[::1]:50051"],
           default: "127.0.0.1:50051",
         },
+        tls: {
+          description:
+            "TLS for the REST and gRPC listeners (PEM files, relative to the config file). Default: absent, plain HTTP and gRPC (loopback only without an auth section).",
+          type: "object",
+          additionalProperties: false,
+          required: ["certFile", "keyFile"],
+          properties: {
+            certFile: {
+              type: "string",
+              minLength: 1,
+              description: "The certificate chain (required, no default).",
+            },
+            keyFile: { type: "string", minLength: 1, description: "Its private key (required, no default)." },
+            clientCaFile: {
+              type: "string",
+              minLength: 1,
+              description:
+                "A CA every client must present a certificate of (mutual TLS; callers still need a token). Default: none, no client certificate asked for.",
+            },
+          },
+        },
+        agentGrpc: {
+          description:
+            "The agent listener (host:port): the agents' gRPC services over mTLS, each agent with its machine's certificate. Default empty: a free port on server.grpc's host; agents learn it from DiscoverMachine.",
+          type: "string",
+          pattern: `^$|${LISTEN_ADDRESS}`,
+          examples: ["0.0.0.0:50052"],
+          default: "",
+        },
       },
     },
     database: {
@@ -145,7 +174,12 @@ export interface RacksmithConfig {
   plugins: string[];
   drivers: Record<string, Record<string, unknown>>;
   healthProbes: Record<string, Record<string, unknown>>;
-  server: { http: string; grpc: string };
+  server: {
+    http: string;
+    grpc: string;
+    agentGrpc?: string;
+    tls?: { certFile: string; keyFile: string; clientCaFile?: string };
+  };
   database: { url: string; dataDir: string; schema: string };
   /** Absent: authentication not configured (loopback only, a bootstrap admin token). */
   auth?: AuthConfig;
@@ -165,7 +199,7 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   plugins: [],
   drivers: {},
   healthProbes: {},
-  server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051" },
+  server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051", agentGrpc: "" },
   database: { url: "", dataDir: ".racksmith/data", schema: "" },
   engine: { ...DEFAULT_ENGINE_CONFIG },
   inventory: {},

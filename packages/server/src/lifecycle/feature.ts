@@ -154,6 +154,8 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
             logger,
             hostAgentValidation: config.hostAgentValidation,
             hostTestRuns: () => context.extensions.list(HOST_TEST_RUNS)[0],
+            agentCertificates: context.agentCertificates,
+            workloadIdentities: context.workloadIdentities,
           }),
           ...instancesGrpcServices(instances, logger),
           ...healthGrpcServices(health, logger),

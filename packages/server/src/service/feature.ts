@@ -2,6 +2,7 @@ import type { Logger } from "@racksmith/core";
 import type { StateEngine, StateMachine } from "@racksmith/core/engine";
 import type { Registry } from "prom-client";
 import type { GrpcServiceModule, RestRoutes } from "../api/index.js";
+import type { AgentCertificates, WorkloadIdentities } from "../auth/index.js";
 import type { LoadedConfig } from "../config/index.js";
 import type { Database } from "../db/index.js";
 import type { PluginHost } from "../plugins/index.js";
@@ -21,6 +22,10 @@ export interface FeatureContext {
   processorId: string;
   /** Slots features fill for each other (e.g. a fabric's instance subsystem for the lifecycle). */
   extensions: Extensions;
+  /** Machine certificates for agents (the agent listener's mTLS identities). */
+  agentCertificates: AgentCertificates;
+  /** Tenants' workload identities (JWT-SVIDs) a machine's agent asks for. */
+  workloadIdentities: Pick<WorkloadIdentities, "issue">;
 }
 
 /** What a feature's config check sees: the config and the loaded plugins. No database is open yet. */

@@ -1,11 +1,19 @@
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { ServerCredentials } from "@grpc/grpc-js";
 import type { Logger } from "@racksmith/core";
 import { CORE_VERSION, childLogger, PLUGIN_API_VERSION } from "@racksmith/core";
 import { DEFAULT_ENGINE_CONFIG, StateEngine, type StateMachine } from "@racksmith/core/engine";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { createGrpcServer, createRestServer, RACKSMITH_SERVICE, shutdownGrpcServer } from "../api/index.js";
-import { type AccessRule, isLoopbackHost, setupAuth } from "../auth/index.js";
+import {
+  createGrpcServer,
+  createRestServer,
+  RACKSMITH_SERVICE,
+  type RestTls,
+  shutdownGrpcServer,
+} from "../api/index.js";
+import { type AccessRule, agentListenerCredentials, isLoopbackHost, setupAuth } from "../auth/index.js";
 import { ConfigError, type LoadedConfig } from "../config/index.js";
 import {
   assertMigrated,
@@ -51,6 +59,8 @@ export interface ServiceOptions {
 export interface RunningService {
   http: ListenAddress;
   grpc: ListenAddress;
+  /** The agent listener (mTLS with machine certificates). */
+  agentGrpc: ListenAddress;
   database: Database;
   engine: StateEngine;
   host: PluginHost;
@@ -78,16 +88,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const logger = options.logger ?? createServiceLogger(config.log.level);
   const http = parseListenAddress(overrides.http ?? config.server.http, "--http");
   const grpc = parseListenAddress(overrides.grpc ?? config.server.grpc, "--grpc");
+  // Unset: a free port on the gRPC listener's host; agents learn it from DiscoverMachine's answer.
+  const agentGrpc = config.server.agentGrpc
+    ? parseListenAddress(config.server.agentGrpc, "server.agentGrpc")
+    : { host: grpc.host, port: 0 };
   assertAuthForRemoteListeners(loaded, [
     { address: http, key: "server.http / --http" },
     { address: grpc, key: "server.grpc / --grpc" },
+    { address: agentGrpc, key: "server.agentGrpc" },
   ]);
+  const tls = await readServerTls(loaded);
   const { host } = await createPluginHost(loaded);
   const features = options.features ?? DEFAULT_FEATURES;
   validateFeatureConfigs(features, { config: loaded, host });
   const restListener: Listener = { name: "REST", address: http, key: "server.http / --http" };
   const grpcListener: Listener = { name: "gRPC", address: grpc, key: "server.grpc / --grpc" };
-  await assertListenersFree([restListener, grpcListener]);
+  const agentListener: Listener = { name: "agent gRPC", address: agentGrpc, key: "server.agentGrpc" };
+  await assertListenersFree([restListener, grpcListener, agentListener]);
 
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async (): Promise<void> => {
@@ -150,6 +167,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         env,
         processorId: engine.processorId,
         extensions,
+        agentCertificates: auth.agentCertificates,
+        workloadIdentities: auth.workloadIdentities,
       });
       runtimes.push(runtime);
     }
@@ -174,7 +193,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const rest = await createRestServer(
       context,
       [auth.rest, ...runtimes.flatMap((runtime) => (runtime.rest ? [runtime.rest] : []))],
-      { closeGraceMs: shutdownGraceMs, gate: auth.gate },
+      { closeGraceMs: shutdownGraceMs, gate: auth.gate, ...(tls ? { tls } : {}) },
     );
     cleanups.push(() => rest.close());
     await rest.listen({ host: http.host, port: http.port }).catch((error: unknown) => {
@@ -183,18 +202,40 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const restAddress = rest.server.address();
     const httpBound =
       typeof restAddress === "object" && restAddress ? { host: http.host, port: restAddress.port } : http;
+    if (!config.auth?.publicUrl) {
+      auth.workloadIdentities.announce(`${tls ? "https" : "http"}://${formatListenAddress(httpBound)}`);
+    }
 
     const grpcModules = runtimes.flatMap((runtime) => runtime.grpc ?? []);
     const grpcApi = createGrpcServer(context, grpcModules, auth.gate);
     const grpcPort = await new Promise<number>((done, fail) =>
       grpcApi.server.bindAsync(
         formatListenAddress(grpc),
-        ServerCredentials.createInsecure(),
+        tls
+          ? ServerCredentials.createSsl(
+              tls.clientCa ?? null,
+              [{ cert_chain: tls.cert, private_key: tls.key }],
+              !!tls.clientCa,
+            )
+          : ServerCredentials.createInsecure(),
         (error, port) => (error ? fail(listenFailure(grpcListener, error)) : done(port)),
       ),
     );
     cleanups.push(() => shutdownGrpcServer(grpcApi.server, shutdownGraceMs));
     const grpcBound = { host: grpc.host, port: grpcPort };
+
+    // The agent listener: the agents' services over mTLS, each agent known by its machine certificate.
+    const agentModules = grpcModules.filter((module) => module.agentFacing);
+    const agentApi = createGrpcServer(context, agentModules, auth.gate, { agentListener: true });
+    const agentCredentials = await agentListenerCredentials(auth.agentCa, agentGrpc.host);
+    const agentPort = await new Promise<number>((done, fail) =>
+      agentApi.server.bindAsync(formatListenAddress(agentGrpc), agentCredentials, (error, port) =>
+        error ? fail(listenFailure(agentListener, error)) : done(port),
+      ),
+    );
+    cleanups.push(() => shutdownGrpcServer(agentApi.server, shutdownGraceMs));
+    const agentBound = { host: agentGrpc.host, port: agentPort };
+    auth.agentCertificates.announce(config.auth?.agentAddress ?? advertisedAddress(agentBound));
 
     await engine.start();
     cleanups.push(() => engine.stop());
@@ -206,10 +247,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     for (const name of ["", RACKSMITH_SERVICE, ...grpcModules.map((module) => module.serviceName)]) {
       grpcApi.health.setStatus(name, "SERVING");
     }
+    for (const name of ["", ...agentModules.map((module) => module.serviceName)]) {
+      agentApi.health.setStatus(name, "SERVING");
+    }
     logger.info(
       {
-        http: `http://${formatListenAddress(httpBound)}`,
+        http: `${tls ? "https" : "http"}://${formatListenAddress(httpBound)}`,
         grpc: formatListenAddress(grpcBound),
+        agentGrpc: formatListenAddress(agentBound),
         database: database.description,
         ...(auth.adminTokenFile ? { adminTokenFile: auth.adminTokenFile } : {}),
       },
@@ -227,9 +272,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger,
       adminToken: auth.adminToken,
       adminTokenFile: auth.adminTokenFile,
+      agentGrpc: agentBound,
       stop: () => {
         stopping ??= (async () => {
           grpcApi.health.setStatus("", "NOT_SERVING");
+          agentApi.health.setStatus("", "NOT_SERVING");
           grpcApi.health.setStatus(RACKSMITH_SERVICE, "NOT_SERVING");
           logger.info({}, "racksmith stopping");
           await cleanup();
@@ -259,4 +306,27 @@ function assertAuthForRemoteListeners(
       `auth: listening on ${formatListenAddress(address)} (${key}) reaches beyond this machine, which needs authentication configured: add an auth section (auth.oidc for an identity provider; auth: {} for tokens this service issues, racksmith token create)`,
     ]);
   }
+}
+
+/** Where agents are told to find the agent listener: its address, or this machine's name for a wildcard one. */
+function advertisedAddress(address: ListenAddress): string {
+  const wildcard = address.host === "0.0.0.0" || address.host === "::" || address.host === "";
+  return formatListenAddress(wildcard ? { host: hostname(), port: address.port } : address);
+}
+
+/** `server.tls` read from its files (relative to the config file); a file that cannot be read names its key. */
+async function readServerTls(loaded: LoadedConfig): Promise<RestTls | undefined> {
+  const tls = loaded.config.server.tls;
+  if (!tls) return undefined;
+  const read = async (key: string, file: string) =>
+    readFile(resolve(loaded.baseDir, file)).catch((error: unknown) => {
+      throw new ConfigError(loaded.file ?? "config", [
+        `server.tls.${key}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      ]);
+    });
+  return {
+    cert: await read("certFile", tls.certFile),
+    key: await read("keyFile", tls.keyFile),
+    ...(tls.clientCaFile ? { clientCa: await read("clientCaFile", tls.clientCaFile) } : {}),
+  };
 }

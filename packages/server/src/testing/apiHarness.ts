@@ -352,7 +352,8 @@ export async function startServiceHarness(options: ServiceHarnessOptions = {}): 
     const base = config[key];
     config[key] = isRecord(base) && isRecord(value) ? { ...base, ...value } : structuredClone(value);
   }
-  config.server = { http: "127.0.0.1:0", grpc: "127.0.0.1:0" };
+  // Free ports always; the other server keys (tls, …) as the test gave them.
+  config.server = { ...(options.config?.server ?? {}), http: "127.0.0.1:0", grpc: "127.0.0.1:0" };
   const loaded: LoadedConfig = {
     config: config as unknown as RacksmithConfig,
     file: options.configFile,

@@ -1,4 +1,11 @@
 export {
+  type AgentListenerAnswer,
+  callAgentListener,
+  type MachineCertificate,
+  machineCertificate,
+  untrustedMachineCertificate,
+} from "./agentIdentity.js";
+export {
   type ApiHarness,
   type ApiHarnessContext,
   type ApiHarnessOptions,
@@ -24,6 +31,7 @@ export {
 export { type CapturedLogs, captureLogger, type LogLevel, type LogRecord } from "./captureLogger.js";
 export { fakeApiContext, widget } from "./fakeApiContext.js";
 export { HARNESS_ADMIN, harnessGate } from "./harnessGate.js";
+export { startTestIdentityProvider, type TestIdentityProvider } from "./identityProvider.js";
 export { recordingGrpc } from "./recordingGrpc.js";
 export { openTestDatabase, TEST_DATABASE_URL, type TestDatabase, uniqueSchema } from "./testDatabase.js";
 export { latch, type WaitForOptions, waitFor } from "./waitFor.js";

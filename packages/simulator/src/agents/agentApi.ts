@@ -1,6 +1,7 @@
 import { Client, credentials, Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { loadSync, type MethodDefinition, type ServiceDefinition } from "@grpc/proto-loader";
 import { PROTO_LOADER_OPTIONS } from "@racksmith/server";
+import type { MachineIdentity } from "./machineIdentity.js";
 import { type AgentRpcName, type AgentRpcs, RPC_SERVICE } from "./messages.js";
 import type { AgentStatsCounter } from "./stats.js";
 
@@ -30,13 +31,31 @@ export class AgentStoppedError extends Error {
 }
 
 /**
- * Every agent of a simulation calls through one `Client` (one channel, one HTTP/2 connection): thousands of
- * agents must not open thousands of connections. Reconnection backoff is kept short because the service may be
- * restarted many times during a run and agents must find it again within a poll or two.
+ * TLS names no IP address (RFC 6066; Node warns): for an IP listener the name checked is `localhost`, which the
+ * agent listener's certificate always carries.
+ */
+function tlsNameOptions(address: string): Record<string, string> {
+  const host = address.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+  return /^[\d.]+$|:/.test(host) ? { "grpc.ssl_target_name_override": "localhost" } : {};
+}
+
+const CHANNEL_OPTIONS = {
+  "grpc.initial_reconnect_backoff_ms": 100,
+  "grpc.min_reconnect_backoff_ms": 100,
+  "grpc.max_reconnect_backoff_ms": 1000,
+};
+
+/**
+ * Agents call through one shared `Client` (one channel, one HTTP/2 connection) until their machine holds a
+ * certificate, then over mTLS to the agent listener, one channel per machine (a TLS identity is per
+ * connection). Reconnection backoff is kept short because the service may be restarted many times during a
+ * run and agents must find it again within a poll or two.
  */
 export class AgentApi {
   private readonly client: Client;
   private readonly methods: Map<AgentRpcName, AnyMethod>;
+  /** Each machine's mTLS channel, for the certificate (by serial) it was made with. */
+  private readonly machineClients = new Map<MachineIdentity, { serial: string; client: Client }>();
 
   constructor(
     address: string,
@@ -53,11 +72,56 @@ export class AgentApi {
         return [name, method];
       }),
     );
-    this.client = new Client(address, credentials.createInsecure(), {
-      "grpc.initial_reconnect_backoff_ms": 100,
-      "grpc.min_reconnect_backoff_ms": 100,
-      "grpc.max_reconnect_backoff_ms": 1000,
-    });
+    this.client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
+  }
+
+  /**
+   * One call as a machine's agent: over its certificate's channel once it holds one (renewing the
+   * certificate first when two thirds of its life are gone), else the shared one. DiscoverMachine always
+   * goes the shared way: it is how an agent gets its certificate.
+   */
+  async callAs<Name extends AgentRpcName>(
+    identity: MachineIdentity,
+    name: Name,
+    request: AgentRpcs[Name][0],
+    signal: AbortSignal,
+  ): Promise<AgentRpcs[Name][1]> {
+    // A certificate that ran out while the machine was off is of no use: the next discovery brings a new one.
+    if (identity.expired()) identity.forget();
+    if (name === "DiscoverMachine" || !identity.certificate) return this.call(name, request, signal);
+    try {
+      if (identity.renewalDue()) await this.renew(identity, signal);
+      return await this.call(name, request, signal, this.channelOf(identity));
+    } catch (error) {
+      // The agent listener moved (a restarted service on a free port): this call goes the shared way.
+      if (!(error instanceof AgentCallError) || error.code !== status.UNAVAILABLE) throw error;
+      return this.call(name, request, signal);
+    }
+  }
+
+  private async renew(identity: MachineIdentity, signal: AbortSignal): Promise<void> {
+    const csrPem = await identity.request();
+    const granted = await this.call("RenewAgentCertificate", { csrPem }, signal, this.channelOf(identity));
+    if (identity.accept(granted)) this.stats.renewals += 1;
+  }
+
+  private channelOf(identity: MachineIdentity): Client {
+    const held = identity.certificate;
+    if (!held) return this.client;
+    const known = this.machineClients.get(identity);
+    if (known?.serial === held.serial) return known.client;
+    known?.client.close();
+    const client = new Client(
+      held.address,
+      credentials.createSsl(
+        Buffer.from(held.caCertificatePem),
+        Buffer.from(held.privateKeyPem),
+        Buffer.from(held.certificatePem),
+      ),
+      { ...CHANNEL_OPTIONS, ...tlsNameOptions(held.address) },
+    );
+    this.machineClients.set(identity, { serial: held.serial, client });
+    return client;
   }
 
   /** Each call's metadata: the bearer token, when there is one. */
@@ -72,18 +136,20 @@ export class AgentApi {
     name: Name,
     request: AgentRpcs[Name][0],
     signal: AbortSignal,
+    client: Client = this.client,
   ): Promise<AgentRpcs[Name][1]> {
     if (signal.aborted) return Promise.reject(new AgentStoppedError());
     const method = this.methods.get(name) as AnyMethod;
     this.stats.call(name);
     return new Promise((resolve, reject) => {
       const onAbort = () => call.cancel();
-      const call = this.client.makeUnaryRequest<object, object>(
+      // On a machine's own channel its certificate says who calls; the token goes only the shared way.
+      const call = client.makeUnaryRequest<object, object>(
         method.path,
         method.requestSerialize,
         method.responseDeserialize,
         request,
-        this.metadata(),
+        client === this.client ? this.metadata() : new Metadata(),
         { deadline: Date.now() + this.callTimeoutMs },
         (error: ServiceError | null, response?: object) => {
           signal.removeEventListener("abort", onAbort);
@@ -102,5 +168,7 @@ export class AgentApi {
 
   close(): void {
     this.client.close();
+    for (const { client } of this.machineClients.values()) client.close();
+    this.machineClients.clear();
   }
 }

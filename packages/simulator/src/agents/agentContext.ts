@@ -1,12 +1,19 @@
 import { status } from "@grpc/grpc-js";
 import type { Logger } from "@racksmith/core";
 import { type AgentApi, AgentCallError, AgentStoppedError } from "./agentApi.js";
+import type { MachineIdentity } from "./machineIdentity.js";
 import type { AgentRpcName, AgentRpcs } from "./messages.js";
 import type { AgentTiming } from "./types.js";
 
 /** What one running agent works with. `signal` aborts when its machine powers off or reboots. */
 export interface AgentContext {
   readonly api: AgentApi;
+  /** The machine's key and certificate: its calls go over mTLS once it holds one. */
+  readonly identity: MachineIdentity;
+  /** Whether the agent asks for a certificate at DiscoverMachine. */
+  readonly mtls: boolean;
+  /** Called when the service signed a certificate for the machine. */
+  readonly onCertificate: () => void;
   readonly timing: AgentTiming;
   readonly signal: AbortSignal;
   readonly logger: Logger;
@@ -48,7 +55,7 @@ export async function call<Name extends AgentRpcName>(
   request: AgentRpcs[Name][0],
 ): Promise<AgentRpcs[Name][1]> {
   await context.waitAudible();
-  return context.api.call(name, request, context.signal);
+  return context.api.callAs(context.identity, name, request, context.signal);
 }
 
 export function isNotFound(error: unknown): boolean {

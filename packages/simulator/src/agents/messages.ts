@@ -114,9 +114,26 @@ export interface MachineInventory {
   ibPorts: IbPort[];
 }
 
+/** A machine's client certificate for the agent listener (mTLS). */
+export interface AgentCertificate {
+  certificatePem: string;
+  caCertificatePem: string;
+  agentAddress: string;
+  expiresAt?: Timestamp | null;
+}
+
+/** A JWT-SVID for the tenant's workload on the machine. */
+export interface WorkloadIdentity {
+  token: string;
+  expiresAt?: Timestamp | null;
+  spiffeId: string;
+}
+
 export interface DiscoverMachineResponse {
   machineId: string;
   kind: string;
+  /** With a CSR sent, when the service serves agents over mTLS. */
+  certificate?: AgentCertificate | null;
 }
 
 export interface AgentControlResponse {
@@ -167,12 +184,14 @@ export interface ValidationCompletedRequest {
 export interface AgentRpcs {
   GetManagedHostNetworkConfig: [{ dpuId: string }, ManagedHostNetworkConfig];
   RecordDpuNetworkStatus: [DpuNetworkStatus, Record<string, never>];
-  DiscoverMachine: [{ inventory: MachineInventory }, DiscoverMachineResponse];
+  DiscoverMachine: [{ inventory: MachineInventory; csrPem?: string }, DiscoverMachineResponse];
   AgentControl: [{ machineId: string }, AgentControlResponse];
   DiscoveryCompleted: [{ machineId: string }, { recordedAt?: Timestamp | null }];
   RebootCompleted: [{ machineId: string }, { recordedAt?: Timestamp | null }];
   CleanupCompleted: [CleanupCompletedRequest, { recordedAt?: Timestamp | null }];
   ValidationCompleted: [ValidationCompletedRequest, { recordedAt?: Timestamp | null }];
+  RenewAgentCertificate: [{ csrPem: string }, AgentCertificate];
+  GetWorkloadIdentity: [{ audience: string }, WorkloadIdentity];
 }
 
 export type AgentRpcName = keyof AgentRpcs;
@@ -187,6 +206,8 @@ export const RPC_SERVICE: Readonly<Record<AgentRpcName, "DpuAgent" | "HostAgent"
   RebootCompleted: "HostAgent",
   CleanupCompleted: "HostAgent",
   ValidationCompleted: "HostAgent",
+  RenewAgentCertificate: "HostAgent",
+  GetWorkloadIdentity: "HostAgent",
 };
 
 export function timestamp(ms: number): Timestamp {

@@ -3,12 +3,15 @@ import type { VirtualBmc } from "../fleet/index.js";
 import type { AgentApi } from "./agentApi.js";
 import { AgentStoppedError } from "./agentApi.js";
 import { type AgentContext, delay } from "./agentContext.js";
+import { MachineIdentity } from "./machineIdentity.js";
 import type { AgentStatsCounter } from "./stats.js";
 import type { AgentTiming } from "./types.js";
 
 /** What every simulated machine shares. */
 export interface SimDeps {
   readonly api: AgentApi;
+  /** Whether agents ask for machine certificates and call over mTLS. */
+  readonly mtls: boolean;
   readonly timing: AgentTiming;
   readonly stats: AgentStatsCounter;
   readonly logger: Logger;
@@ -24,11 +27,15 @@ export abstract class SimMachine {
   private runningSignal: AbortSignal | undefined;
   private silent = false;
   private waiters: Array<() => void> = [];
+  /** The machine's key and certificate, kept across boots (a DPU keeps its identity). */
+  readonly identity: MachineIdentity;
 
   constructor(
     readonly bmc: VirtualBmc,
     protected readonly deps: SimDeps,
-  ) {}
+  ) {
+    this.identity = new MachineIdentity(bmc.id);
+  }
 
   get agentRunning(): boolean {
     return this.runningSignal !== undefined && !this.runningSignal.aborted;
@@ -81,6 +88,11 @@ export abstract class SimMachine {
       try {
         await this.runAgent({
           api,
+          identity: this.identity,
+          mtls: this.deps.mtls,
+          onCertificate: () => {
+            stats.certificatesIssued += 1;
+          },
           timing,
           signal,
           logger,

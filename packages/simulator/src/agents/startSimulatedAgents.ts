@@ -30,7 +30,7 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
   const logger = options.logger ?? silentLogger;
   const stats = new AgentStatsCounter();
   const api = new AgentApi(options.grpcAddress, stats, timing.callTimeoutMs, options.token);
-  const deps: SimDeps = { api, timing, stats, logger };
+  const deps: SimDeps = { api, timing, stats, logger, mtls: options.mtls ?? true };
   const { fleet } = options;
 
   const machines = new Map<string, HostMachine | DpuMachine>();
@@ -53,6 +53,7 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
   }
 
   let stopped = false;
+  const lifetime = new AbortController();
   const unsubscribe = [...machines.values()].map((machine) =>
     machine.bmc.onPowerChange((change: MockupPowerChange) => {
       if (stopped) return;
@@ -110,12 +111,18 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
       }
       host(key).missingGpus = count;
     },
+    async workloadIdentity(key, audience) {
+      const machine = host(key);
+      // A request of the test's, not of the agent's loop: it lives as long as the simulation.
+      return api.callAs(machine.identity, "GetWorkloadIdentity", { audience }, lifetime.signal);
+    },
     delayBoots(ms) {
       timing.bootDelayMs = ms ?? configured.bootDelayMs;
     },
     async stop() {
       if (stopped) return;
       stopped = true;
+      lifetime.abort();
       for (const stop of unsubscribe) stop();
       for (const machine of machines.values()) machine.stopAgent();
       // Let the aborted loops unwind (their calls are cancelled) before the channel goes.

@@ -8,6 +8,8 @@ export class AgentStatsCounter {
   running = { host: 0, dpu: 0 };
   bootsSeen = 0;
   osInstalls = 0;
+  certificatesIssued = 0;
+  renewals = 0;
 
   call(name: AgentRpcName): void {
     this.calls[name] = (this.calls[name] ?? 0) + 1;
@@ -24,6 +26,8 @@ export class AgentStatsCounter {
       agentsRunning: { ...this.running },
       bootsSeen: this.bootsSeen,
       osInstalls: this.osInstalls,
+      certificatesIssued: this.certificatesIssued,
+      renewals: this.renewals,
     };
   }
 }

@@ -1,7 +1,7 @@
 import type { Logger } from "@racksmith/core";
 import type { Fleet } from "../fleet/index.js";
 import type { HostTestBehaviour } from "./hostTests.js";
-import type { AgentRpcName } from "./messages.js";
+import type { AgentRpcName, WorkloadIdentity } from "./messages.js";
 
 /** How long the simulated machines and agents take (ms). Every delay is jittered by ±10 %. */
 export interface AgentTiming {
@@ -41,8 +41,13 @@ export interface SimulatedAgentsOptions {
   readonly fleet: Fleet;
   /** The service's gRPC listener, `HOST:PORT` (plaintext). */
   readonly grpcAddress: string;
-  /** The bearer token every agent call sends (the service's admin token, or an agent token). */
+  /**
+   * The bearer token the agents' calls on the service's gRPC listener send (the service's admin token, or an
+   * agent token): DiscoverMachine always, every call while the machine holds no certificate.
+   */
   readonly token?: string;
+  /** Ask for a machine certificate at DiscoverMachine and call over mTLS with it (default true). */
+  readonly mtls?: boolean;
   readonly timing?: Partial<AgentTiming>;
   readonly logger?: Logger;
 }
@@ -68,6 +73,10 @@ export interface SimulatedAgentsStats {
   readonly bootsSeen: number;
   /** DPU boots over HTTP that installed the DPU's OS. */
   readonly osInstalls: number;
+  /** Machine certificates the service signed at DiscoverMachine (each agent then calls over mTLS). */
+  readonly certificatesIssued: number;
+  /** Certificates renewed over mTLS before they expired. */
+  readonly renewals: number;
 }
 
 /** Agents on every host and DPU of a fleet, driven by the virtual BMCs' power and boot state. */
@@ -94,6 +103,11 @@ export interface SimulatedAgents {
    * fallen off the bus); 0 restores them.
    */
   setMissingGpus(hostBmcIdOrMac: string, count: number): void;
+  /**
+   * The host's agent asks the service for a JWT-SVID for its tenant's workload (`audience` its aud), over the
+   * machine's certificate: what a workload on an instance's host does.
+   */
+  workloadIdentity(hostBmcIdOrMac: string, audience: string): Promise<WorkloadIdentity>;
   /**
    * Every machine booting from now on starts its agent `ms` after the boot (slow boots, so every report after
    * a reboot comes late); null restores the configured `bootDelayMs`.

@@ -38,7 +38,7 @@ export interface SimulatedSiteOptions {
   grpc?: string;
   /** Sections merged over the fast timings (tests shorten SLAs, …). */
   sections?: Partial<
-    Pick<SimulatedSiteSections, "engine" | "siteExplorer" | "lifecycle" | "health" | "monitor">
+    Pick<SimulatedSiteSections, "engine" | "siteExplorer" | "lifecycle" | "health" | "monitor" | "auth">
   >;
   agentTiming?: Partial<AgentTiming>;
   logger?: Logger;
@@ -112,6 +112,7 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
         siteExplorer: { ...fast.siteExplorer, ...options.sections?.siteExplorer },
         lifecycle: { ...fast.lifecycle, ...options.sections?.lifecycle },
         health: { ...options.sections?.health },
+        ...(options.sections?.auth ? { auth: options.sections.auth } : {}),
         monitor: { ...fast.monitor, ...options.sections?.monitor },
         ...(ufm || nmxm
           ? {

@@ -16,6 +16,8 @@ export interface SimulatedSiteSections {
   lifecycle?: Record<string, unknown>;
   health?: Record<string, unknown>;
   monitor?: Record<string, unknown>;
+  /** The `auth` section (e.g. a short agent certificate life); absent: loopback, the bootstrap admin token. */
+  auth?: Record<string, unknown>;
   log?: Record<string, unknown>;
   /** Tenant fabrics (`fabrics.infiniband`, `fabrics.nvlink`) of simulated fabric managers. */
   fabrics?: Record<string, unknown>;
@@ -107,6 +109,7 @@ export async function writeSimulatedSite(options: {
     health: sections.health ?? {},
     monitor: sections.monitor ?? {},
     log: sections.log ?? { level: "warn" },
+    ...(sections.auth ? { auth: sections.auth } : {}),
     ...(sections.fabrics ? { fabrics: sections.fabrics } : {}),
   };
   const file = join(dir, "racksmith.yaml");

@@ -30,6 +30,14 @@ export interface GrpcApi {
   health: HealthImplementation;
 }
 
+export interface GrpcServerOptions {
+  /**
+   * The agent listener: only the agents' services (no Racksmith core service, no reflection), callers known
+   * by the client certificate TLS verified.
+   */
+  agentListener?: boolean;
+}
+
 /** A feature's gRPC service: its proto file (under `proto/`), full service name, handlers and request limits. */
 export interface GrpcServiceModule {
   protoFile: string;
@@ -40,6 +48,8 @@ export interface GrpcServiceModule {
    * handler runs. Absent: every method takes the defaults — for test stubs; a feature's service states them.
    */
   limits?: LimitsTable;
+  /** Also served on the agent listener (mTLS) to agents with their machine certificates. */
+  agentFacing?: boolean;
 }
 
 /**
@@ -73,7 +83,9 @@ export function createGrpcServer(
   context: ApiContext,
   modules: readonly GrpcServiceModule[],
   gate: AccessGate,
+  options: GrpcServerOptions = {},
 ): GrpcApi {
+  const agentListener = options.agentListener === true;
   const proto = loadRacksmithProto(modules.map((module) => module.protoFile));
   const handlers: RacksmithHandlers = {
     Version: unary(context, async () => toVersionMessage(context.version())),
@@ -121,9 +133,10 @@ export function createGrpcServer(
       shapes,
       logger: context.logger,
       gate,
+      certificateCallers: agentListener,
     });
   const services: GuardedService[] = [
-    guard(RACKSMITH_SERVICE, handlers, RACKSMITH_LIMITS),
+    ...(agentListener ? [] : [guard(RACKSMITH_SERVICE, handlers, RACKSMITH_LIMITS)]),
     ...modules.map((module) => guard(module.serviceName, module.handlers, module.limits)),
   ];
   const server = new Server({
@@ -134,12 +147,9 @@ export function createGrpcServer(
   // Node's 64 KiB HTTP/2 windows make a big request crawl at one window per round trip, starving its connection.
   raiseReceiveWindows(server);
   for (const service of services) server.addService(service.definition, service.handlers);
-  new ReflectionService(proto.definition).addToServer(server);
-  const health = new HealthImplementation(
-    Object.fromEntries(
-      ["", RACKSMITH_SERVICE, ...modules.map((m) => m.serviceName)].map((name) => [name, "NOT_SERVING"]),
-    ),
-  );
+  if (!agentListener) new ReflectionService(proto.definition).addToServer(server);
+  const names = ["", ...(agentListener ? [] : [RACKSMITH_SERVICE]), ...modules.map((m) => m.serviceName)];
+  const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, "NOT_SERVING"])));
   health.addToServer(server);
   return { server, health };
 }

@@ -7,7 +7,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { InvalidArgumentError, type Logger, RacksmithError } from "@racksmith/core";
-import type { AccessGate, Caller, Operation } from "../access.js";
+import type { AccessGate, CallCredentials, Caller, Operation } from "../access.js";
 import { excerpt } from "../input/index.js";
 import { requestIdOf } from "../requestId.js";
 import { answerError } from "./answerError.js";
@@ -37,6 +37,8 @@ export interface ServiceToGuard {
   shapes: MessageShapes;
   logger: Logger;
   gate: AccessGate;
+  /** Callers prove themselves by the client certificate TLS verified (the agent listener). */
+  certificateCallers?: boolean;
 }
 
 export interface GuardedService {
@@ -95,6 +97,7 @@ export function guardService(service: ServiceToGuard): GuardedService {
         service.logger,
         service.gate,
         operation,
+        service.certificateCallers === true,
       );
   }
   return { definition: guarded, handlers: guardedHandlers, maxRequestBytes };
@@ -150,6 +153,7 @@ function guardHandler(
   logger: Logger,
   gate: AccessGate,
   operation: Operation,
+  certificateCallers: boolean,
 ): handleUnaryCall<unknown, unknown> {
   const record = gate.record && gate.mutates(operation) ? gate.record.bind(gate) : undefined;
   return (call, answer) => {
@@ -157,19 +161,22 @@ function guardHandler(
     let caller: Caller | undefined;
     const callback: typeof answer = record
       ? (error, value, trailer, flags) => {
-          record({
+          // The row is written before the answer goes out: an answered call is in the audit log.
+          void record({
             caller,
             operation,
             target: call.request instanceof RejectedRequest ? "" : targetOf(call.request),
             result: status[(error as Partial<ServiceError> | null)?.code ?? status.OK] ?? "UNKNOWN",
             requestId: requestIdOf(call.metadata.get("x-request-id")[0]),
-          });
-          answer(error, value, trailer, flags);
+          }).then(() => answer(error, value, trailer, flags));
         }
       : answer;
-    const credentials = {
+    const credentials: CallCredentials = {
       authorization: typeof authorization === "string" ? authorization : undefined,
       machine: machineOf(call.request),
+      ...(certificateCallers
+        ? { verifiedPeer: { subjectAltName: call.getAuthContext()?.sslPeerCertificate?.subjectaltname } }
+        : {}),
     };
     gate.admit(operation, credentials).then(
       (admitted) => {

@@ -41,14 +41,14 @@ export function applyAccessGate(app: FastifyInstance, gate: AccessGate): void {
   });
   if (gate.record) {
     const record = gate.record.bind(gate);
-    // onSend, not onResponse: the row is under way before the caller has the answer, so a caller that
-    // reads the audit log next finds its call there.
+    // onSend, not onResponse: the row is written before the caller has the answer, so an answered call is
+    // in the audit log (a crash right after answering loses no row).
     app.addHook("onSend", async (request, reply, payload) => {
       const route = request.routeOptions.url;
       if (route === undefined) return payload;
       const operation = restOperation(request.method, route);
       if (!gate.mutates(operation)) return payload;
-      record({
+      await record({
         caller: request.caller,
         operation,
         target: targetOf(request),

@@ -230,6 +230,18 @@ describe("REST API input checks", () => {
     }
   });
 
+  it.each(["1e400", "-1e400"])(
+    "refuses a query number that coerces to infinity (%s), naming the field",
+    async (count) => {
+      const refused = await post(`/things/t1?count=${count}`, { name: "a" });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toMatchObject({
+        code: "invalid_request",
+        message: "querystring.count: must be a finite number",
+      });
+    },
+  );
+
   it("bounds every request string and array by default, and says so in the OpenAPI document", async () => {
     const long = await post("/things/t1", { name: "n".repeat(DEFAULT_MAX_STRING_LENGTH + 1) });
     expect(long.json().error).toMatchObject({

@@ -33,7 +33,16 @@ const readinessSchema = {
 /** A feature's REST routes, registered after the core ones (same error handling, same OpenAPI document). */
 export type RestRoutes = (app: FastifyInstance) => void;
 
+/** TLS for the REST listener: PEM key and certificate chain, and a CA client certificates must chain to. */
+export interface RestTls {
+  key: Buffer;
+  cert: Buffer;
+  clientCa?: Buffer;
+}
+
 export interface RestServerOptions {
+  /** Serve HTTPS instead of HTTP (`server.tls`). */
+  tls?: RestTls;
   /** Who may call what: every route must have a rule, every request is admitted by it first. */
   gate: AccessGate;
   /** How long `close()` lets requests in flight finish before it closes their connections (default 10 s). */
@@ -47,7 +56,20 @@ export async function createRestServer(
   options: RestServerOptions,
 ): Promise<FastifyInstance> {
   const { closeGraceMs = 10_000, gate } = options;
+  const https = options.tls
+    ? {
+        https: {
+          key: options.tls.key,
+          cert: options.tls.cert,
+          ...(options.tls.clientCa
+            ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: true }
+            : {}),
+        },
+      }
+    : {};
+  // An HTTPS server is the same fastify instance to every route; only the listener differs.
   const app = Fastify({
+    ...https,
     logger: false,
     frameworkErrors,
     clientErrorHandler,
@@ -55,7 +77,7 @@ export async function createRestServer(
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // The audit log's request id: the caller's x-request-id when plain, else unique across replicas.
     genReqId: (request) => requestIdOf(request.headers["x-request-id"]),
-  });
+  }) as unknown as FastifyInstance;
   app.setValidatorCompiler(requestValidatorCompiler(() => app.getSchemas()));
   for (const schema of [...SHARED_SCHEMAS, readinessSchema]) app.addSchema(schema);
   // Limits first: the OpenAPI document collects each route's schema as this hook leaves it.

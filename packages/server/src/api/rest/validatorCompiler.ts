@@ -1,4 +1,4 @@
-import { Ajv, type AnySchema, type Options, type SchemaObject } from "ajv";
+import { Ajv, type AnySchema, type Options, type SchemaObject, type ValidateFunction } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
 
 /** RFC 3339: a date, a time and an explicit offset. */
@@ -42,6 +42,44 @@ export function requestValidatorCompiler(
     }
     // A schema with an `$id` compiles once per instance (ajv refuses the same `$id` twice).
     const id = typeof schema === "object" ? schema.$id : undefined;
-    return (typeof id === "string" ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
+    const validate = (typeof id === "string" ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
+    return httpPart === "body" ? validate : finiteNumbersOnly(validate);
   };
+}
+
+/**
+ * ajv coerces `?limit=1e400` to Infinity and lets it through `integer` and `maximum`: a coerced number that is
+ * not finite is refused here, naming its field, before any handler sees it.
+ */
+function finiteNumbersOnly(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    const key = nonFiniteKey(data);
+    checked.errors =
+      key === undefined
+        ? null
+        : [
+            {
+              instancePath: `/${key}`,
+              schemaPath: "#",
+              keyword: "type",
+              params: {},
+              message: "must be a finite number",
+            },
+          ];
+    return key === undefined;
+  }) as ValidateFunction;
+  return checked;
+}
+
+function nonFiniteKey(data: unknown): string | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  for (const [key, value] of Object.entries(data)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((item) => typeof item === "number" && !Number.isFinite(item))) return key;
+  }
+  return undefined;
 }

@@ -39,8 +39,8 @@ export class AuditLog {
     private readonly logger: Logger,
   ) {}
 
-  /** Writes the row in the background: a call's answer never waits on its audit row, but `flush` does. */
-  record(outcome: CallOutcome, at = new Date()): void {
+  /** Writes the row; a failure is logged, never thrown (the call it records has happened). */
+  record(outcome: CallOutcome, at = new Date()): Promise<void> {
     const write = this.db
       .insertInto("audit_log")
       .values({
@@ -67,6 +67,7 @@ export class AuditLog {
       )
       .finally(() => this.pending.delete(write));
     this.pending.add(write);
+    return write;
   }
 
   /** Waits for the rows being written (at stop, and before a list, so a caller sees its own calls). */

@@ -39,6 +39,8 @@ describe("the nvlink feature", () => {
       env: {},
       processorId: "test",
       extensions: new Extensions(),
+      agentCertificates: { issue: () => Promise.reject(new Error("no agent certificates here")) },
+      workloadIdentities: { issue: () => Promise.reject(new Error("no workload identities here")) },
     };
   };
 

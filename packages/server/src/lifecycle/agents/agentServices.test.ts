@@ -81,7 +81,7 @@ async function reportOf(machineId: string) {
 describe("HostAgent.DiscoverMachine", () => {
   it("identifies a host by serial, stores the inventory and enqueues the host", async () => {
     const found = await call((cb) => host.DiscoverMachine({ inventory: inventory("HOST-SERIAL") }, cb));
-    expect(found).toEqual({ machineId: HOST, kind: "host" });
+    expect(found).toEqual({ machineId: HOST, kind: "host", certificate: null });
     const stored = await reportOf(HOST);
     expect(stored?.inventory).toMatchObject({ serial: "HOST-SERIAL", memoryBytes: 549755813888 });
     expect(stored?.inventory?.disks[0]?.sizeBytes).toBe(3_840_000_000_000);
@@ -92,7 +92,7 @@ describe("HostAgent.DiscoverMachine", () => {
 
   it("identifies a DPU by serial (its host is enqueued)", async () => {
     const found = await call((cb) => host.DiscoverMachine({ inventory: inventory(`SER-${DPU2}`) }, cb));
-    expect(found).toEqual({ machineId: DPU2, kind: "dpu" });
+    expect(found).toEqual({ machineId: DPU2, kind: "dpu", certificate: null });
     expect(api.enqueued).toEqual([HOST]);
   });
 
@@ -100,7 +100,7 @@ describe("HostAgent.DiscoverMachine", () => {
     const found = await call((cb) =>
       host.DiscoverMachine({ inventory: inventory("OTHER", ["aa:aa:aa:aa:aa:aa", "b8-3f-d2-00-00-02"]) }, cb),
     );
-    expect(found).toEqual({ machineId: HOST, kind: "host" });
+    expect(found).toEqual({ machineId: HOST, kind: "host", certificate: null });
   });
 
   it("answers NOT_FOUND naming the serial when nothing matches", async () => {

@@ -18,10 +18,14 @@ export const DPU_AGENT_LIMITS: ServiceLimits<DpuAgentHandlers> = {
   },
 };
 
+/** A PEM certificate request: a P-256 one is under 1 KiB, an RSA-4096 one under 4 KiB. */
+const MAX_CSR_LENGTH = 8192;
+
 /** `racksmith.v1.HostAgent`: inventories and test outputs are the agents' large payloads. */
 export const HOST_AGENT_LIMITS: ServiceLimits<HostAgentHandlers> = {
   DiscoverMachine: {
     maxItems: { "inventory.nics": MAX_INVENTORY_DEVICES, "inventory.disks": MAX_INVENTORY_DEVICES },
+    maxLength: { csrPem: MAX_CSR_LENGTH },
   },
   AgentControl: DEFAULT_LIMITS,
   DiscoveryCompleted: DEFAULT_LIMITS,
@@ -34,4 +38,6 @@ export const HOST_AGENT_LIMITS: ServiceLimits<HostAgentHandlers> = {
       "results[].stderr": MAX_AGENT_OUTPUT_LENGTH,
     },
   },
+  RenewAgentCertificate: { maxLength: { csrPem: MAX_CSR_LENGTH } },
+  GetWorkloadIdentity: { maxLength: { audience: 1024 } },
 };

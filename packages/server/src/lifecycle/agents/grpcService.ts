@@ -1,9 +1,15 @@
-import type { Logger } from "@racksmith/core";
+import { type Logger, RacksmithError } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import { timestamp } from "../../api/grpc/convert.js";
 import type { DpuAgentHandlers } from "../../api/grpc/generated/racksmith/v1/DpuAgent.js";
 import type { HostAgentHandlers } from "../../api/grpc/generated/racksmith/v1/HostAgent.js";
 import { type GrpcServiceModule, unary } from "../../api/index.js";
+import {
+  type AgentCertificateGrant,
+  type AgentCertificates,
+  PermissionDeniedError,
+  type WorkloadIdentities,
+} from "../../auth/index.js";
 import type { Database } from "../../db/index.js";
 import { type HostTestRuns, HostTestsNotLoadedError } from "../hostTests/index.js";
 import { agentAction } from "./agentAction.js";
@@ -36,6 +42,10 @@ export interface AgentServicesDeps {
   hostAgentValidation: boolean;
   /** Machine validation tests (a plugin's host test rules); default none. */
   hostTestRuns?: () => HostTestRuns | undefined;
+  /** Machine certificates for the agent listener; absent: a CSR is ignored and renewal refused. */
+  agentCertificates?: AgentCertificates;
+  /** Tenants' workload identities; absent: refused. */
+  workloadIdentities?: Pick<WorkloadIdentities, "issue">;
 }
 
 /** `racksmith.v1.DpuAgent` and `racksmith.v1.HostAgent`: every report is stored, then its host enqueued. */
@@ -80,12 +90,69 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
   };
 
   const hostAgent: HostAgentHandlers = {
-    DiscoverMachine: unary(context, async (request) => {
+    DiscoverMachine: unary(context, async (request, caller) => {
       const inventory = inventoryFromMessage(request.inventory);
       const machine = await identifyMachine(db, inventory);
+      // A machine's agent discovers only itself: its certificate or token cannot get another machine one.
+      if (caller?.role === "agent" && caller.machine !== machine.machineId) {
+        throw new PermissionDeniedError(
+          `the agent of machine ${caller.machine} may not discover machine ${machine.machineId}`,
+        );
+      }
       await store.recordDiscovery(machine.machineId, inventory);
       await enqueueHost(engine, machine.hostId, logger);
-      return { machineId: machine.machineId, kind: machine.kind };
+      const grant =
+        request.csrPem && deps.agentCertificates
+          ? await deps.agentCertificates.issue(machine.machineId, request.csrPem)
+          : undefined;
+      return {
+        machineId: machine.machineId,
+        kind: machine.kind,
+        ...(grant ? { certificate: certificateMessage(grant) } : {}),
+      };
+    }),
+    GetWorkloadIdentity: unary(context, async (request, caller) => {
+      if (caller?.proof !== "certificate" || !caller.machine || !deps.workloadIdentities) {
+        throw new PermissionDeniedError(
+          "a workload identity is asked for over the machine's own certificate",
+        );
+      }
+      const instance = await db
+        .selectFrom("instances")
+        .select(["id", "tenant_org"])
+        .where("machine_id", "=", caller.machine)
+        .where("terminated_at", "is", null)
+        .where("release_requested_at", "is", null)
+        .executeTakeFirst();
+      if (!instance) {
+        throw new RacksmithError(
+          "no_live_instance",
+          "FAILED_PRECONDITION",
+          `machine ${caller.machine} runs no tenant instance: a workload identity names its tenant`,
+        );
+      }
+      const audience = requiredString(request.audience, "audience");
+      const issued = await deps.workloadIdentities.issue({
+        machineId: caller.machine,
+        tenantOrg: instance.tenant_org,
+        instanceId: instance.id,
+        audience,
+      });
+      return {
+        token: issued.token,
+        expiresAt: timestamp(issued.expiresAt.toISOString()),
+        spiffeId: issued.spiffeId,
+      };
+    }),
+    RenewAgentCertificate: unary(context, async (request, caller) => {
+      if (caller?.proof !== "certificate" || !caller.machine || !deps.agentCertificates) {
+        throw new PermissionDeniedError(
+          "only a machine's agent certificate renews it: call the agent listener with the current one",
+        );
+      }
+      return certificateMessage(
+        await deps.agentCertificates.issue(caller.machine, requiredString(request.csrPem, "csr_pem")),
+      );
     }),
     AgentControl: unary(context, async (request) => {
       const view = await readAgentControlView(db, requiredString(request.machineId, "machine_id"));
@@ -146,12 +213,28 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
   };
 
   return [
-    { protoFile: PROTO_FILE, serviceName: DPU_AGENT_SERVICE, handlers: dpuAgent, limits: DPU_AGENT_LIMITS },
+    {
+      protoFile: PROTO_FILE,
+      serviceName: DPU_AGENT_SERVICE,
+      handlers: dpuAgent,
+      limits: DPU_AGENT_LIMITS,
+      agentFacing: true,
+    },
     {
       protoFile: PROTO_FILE,
       serviceName: HOST_AGENT_SERVICE,
       handlers: hostAgent,
       limits: HOST_AGENT_LIMITS,
+      agentFacing: true,
     },
   ];
+}
+
+function certificateMessage(grant: AgentCertificateGrant) {
+  return {
+    certificatePem: grant.certificatePem,
+    caCertificatePem: grant.caCertificatePem,
+    agentAddress: grant.agentAddress,
+    expiresAt: timestamp(grant.expiresAt.toISOString()),
+  };
 }

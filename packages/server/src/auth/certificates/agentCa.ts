@@ -1,0 +1,203 @@
+import type { webcrypto } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { InvalidArgumentError } from "@racksmith/core";
+import { ConfigError } from "../../config/index.js";
+import { generateKeys, KEY_ALGORITHM, keysFromPem, privateKeyPem, serialNumber, x509 } from "./x509.js";
+
+/** The URI an agent certificate names its machine by (its SAN), SPIFFE-style. */
+export const MACHINE_URI_PREFIX = "spiffe://racksmith/machine/";
+/** How long the CA itself is valid. */
+const CA_LIFETIME_MS = 10 * 365 * 86_400_000;
+/** A certificate is valid from a minute back: clocks of agents and service differ a little. */
+const CLOCK_SKEW_MS = 60_000;
+
+/** A certificate and its private key, as PEM. */
+export interface IssuedPair {
+  certificatePem: string;
+  privateKeyPem: string;
+}
+
+/** Where the CA lives: files of the operator's, or created in the data directory; none in memory. */
+export interface AgentCaFiles {
+  certFile: string;
+  keyFile: string;
+  /** Create them when missing (the service's own CA); false for an operator's, which must exist. */
+  create: boolean;
+}
+
+/**
+ * The service's small certificate authority for agents: it signs each machine's client certificate (from
+ * the agent's CSR, so the agent's key never leaves it) and the agent listener's server certificate.
+ */
+export class AgentCa {
+  private constructor(
+    private readonly certificate: x509.X509Certificate,
+    private readonly keys: webcrypto.CryptoKeyPair,
+  ) {}
+
+  /** The CA's certificate (PEM): what agents trust for the service, and the listener for agents. */
+  get certificatePem(): string {
+    return this.certificate.toString("pem");
+  }
+
+  static async open(files: AgentCaFiles | undefined): Promise<AgentCa> {
+    if (!files) return AgentCa.create();
+    const existing = await AgentCa.read(files).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" && files.create) return undefined;
+      throw caFileError(files, error);
+    });
+    if (existing) return existing;
+    const created = await AgentCa.create();
+    await mkdir(dirname(files.keyFile), { recursive: true, mode: 0o700 });
+    try {
+      await writeFile(files.keyFile, privateKeyPem(created.keys.privateKey), { mode: 0o600, flag: "wx" });
+      await writeFile(files.certFile, created.certificatePem, { mode: 0o644, flag: "wx" });
+      return created;
+    } catch (error) {
+      // Another replica sharing the folder made it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw caFileError(files, error);
+      return AgentCa.read(files);
+    }
+  }
+
+  private static async read(files: AgentCaFiles): Promise<AgentCa> {
+    const [certificatePem, keyPem] = await Promise.all([
+      readFile(files.certFile, "utf8"),
+      readFile(files.keyFile, "utf8"),
+    ]);
+    return new AgentCa(new x509.X509Certificate(certificatePem), await keysFromPem(keyPem));
+  }
+
+  private static async create(now = new Date()): Promise<AgentCa> {
+    const keys = await generateKeys();
+    const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: serialNumber(),
+      name: "CN=Racksmith agent CA",
+      notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
+      notAfter: new Date(now.getTime() + CA_LIFETIME_MS),
+      keys,
+      signingAlgorithm: KEY_ALGORITHM,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      ],
+    });
+    return new AgentCa(certificate, keys);
+  }
+
+  /**
+   * A client certificate for `machineId` over the agent's CSR (its signature checked: the agent holds the
+   * key), valid for `ttlMs`. The machine is named by a SAN URI and the CN; nothing of the CSR's own names
+   * is kept.
+   */
+  async issueAgentCertificate(
+    csrPem: string,
+    machineId: string,
+    ttlMs: number,
+    now = new Date(),
+  ): Promise<string> {
+    let request: x509.Pkcs10CertificateRequest;
+    try {
+      request = new x509.Pkcs10CertificateRequest(csrPem);
+    } catch {
+      throw new InvalidArgumentError("csr_pem: is not a PEM PKCS#10 certificate request");
+    }
+    const verified = await request.verify().catch(() => {
+      throw new InvalidArgumentError("csr_pem: its key or signature algorithm is not supported");
+    });
+    if (!verified) throw new InvalidArgumentError("csr_pem: its signature does not verify");
+    const publicKey = request.publicKey;
+    const certificate = await this.sign({
+      ...machineLeaf(machineId),
+      publicKey,
+      notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
+      notAfter: new Date(now.getTime() + ttlMs),
+    });
+    return certificate.toString("pem");
+  }
+
+  /** The agent listener's certificate, for the names and addresses agents reach it by. */
+  async issueServerCertificate(
+    names: readonly string[],
+    ttlMs: number,
+    now = new Date(),
+  ): Promise<IssuedPair> {
+    const keys = await generateKeys();
+    const altNames = names.map((name) =>
+      /^[0-9.]+$|:/.test(name) ? { type: "ip" as const, value: name } : { type: "dns" as const, value: name },
+    );
+    const certificate = await this.sign({
+      subject: "CN=Racksmith agent API",
+      usage: x509.ExtendedKeyUsage.serverAuth,
+      altNames,
+      publicKey: keys.publicKey,
+      notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
+      notAfter: new Date(now.getTime() + ttlMs),
+    });
+    return { certificatePem: certificate.toString("pem"), privateKeyPem: privateKeyPem(keys.privateKey) };
+  }
+
+  /** A machine certificate signed by this CA, for tests: any validity (an expired one too). */
+  async issueForTest(machineId: string, notBefore: Date, notAfter: Date): Promise<IssuedPair> {
+    const keys = await generateKeys();
+    const certificate = await this.sign({
+      ...machineLeaf(machineId),
+      publicKey: keys.publicKey,
+      notBefore,
+      notAfter,
+    });
+    return { certificatePem: certificate.toString("pem"), privateKeyPem: privateKeyPem(keys.privateKey) };
+  }
+
+  /** A leaf certificate: not a CA, signing only, for one use, with its alternative names. */
+  private sign(leaf: LeafCertificate): Promise<x509.X509Certificate> {
+    return x509.X509CertificateGenerator.create({
+      serialNumber: serialNumber(),
+      subject: leaf.subject,
+      issuer: this.certificate.subject,
+      notBefore: leaf.notBefore,
+      notAfter: leaf.notAfter,
+      publicKey: leaf.publicKey,
+      signingKey: this.keys.privateKey,
+      signingAlgorithm: KEY_ALGORITHM,
+      extensions: [
+        new x509.BasicConstraintsExtension(false, undefined, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+        new x509.ExtendedKeyUsageExtension([leaf.usage]),
+        new x509.SubjectAlternativeNameExtension(leaf.altNames),
+      ],
+    });
+  }
+}
+
+interface LeafCertificate {
+  subject: string;
+  usage: x509.ExtendedKeyUsage;
+  altNames: x509.JsonGeneralNames;
+  publicKey: x509.PublicKeyType;
+  notBefore: Date;
+  notAfter: Date;
+}
+
+/** What a machine's client certificate says: the machine, by CN and by its SAN URI. */
+function machineLeaf(machineId: string): Pick<LeafCertificate, "subject" | "usage" | "altNames"> {
+  return {
+    subject: `CN=${cnSafe(machineId)}`,
+    usage: x509.ExtendedKeyUsage.clientAuth,
+    altNames: [{ type: "url", value: `${MACHINE_URI_PREFIX}${machineId}` }],
+  };
+}
+
+/** Machine ids are plain; anything that would need escaping in a distinguished name is dropped. */
+function cnSafe(value: string): string {
+  return value.replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 64) || "machine";
+}
+
+function caFileError(files: AgentCaFiles, error: unknown): ConfigError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ConfigError(files.certFile, [
+    `auth.agentCa: cannot use ${files.certFile} and ${files.keyFile} as the agents' CA (${reason})`,
+  ]);
+}
