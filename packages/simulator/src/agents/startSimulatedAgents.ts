@@ -2,6 +2,7 @@ import { silentLogger } from "@racksmith/core";
 import type { MockupPowerChange } from "@racksmith/testkit";
 import type { VirtualBmc } from "../fleet/index.js";
 import { AgentApi } from "./agentApi.js";
+import { delay } from "./agentContext.js";
 import { DpuMachine } from "./dpuMachine.js";
 import { SimulatedAgentNotFoundError } from "./errors.js";
 import { HostMachine } from "./hostMachine.js";
@@ -113,6 +114,10 @@ export function startSimulatedAgents(options: SimulatedAgentsOptions): Simulated
     },
     async workloadIdentity(key, audience) {
       const machine = host(key);
+      // Asked over the machine's certificate: while the host reboots it may hold none yet (or a lapsed one).
+      while (!machine.identity.certificate || machine.identity.expired()) {
+        await delay(100, lifetime.signal, true);
+      }
       // A request of the test's, not of the agent's loop: it lives as long as the simulation.
       return api.callAs(machine.identity, "GetWorkloadIdentity", { audience }, lifetime.signal);
     },
