@@ -51,4 +51,10 @@ export {
   type RestTls,
 } from "./rest/createRestServer.js";
 export { idParams, idString } from "./rest/schemas.js";
-export { TenantNotFoundError, tenantOrgFor, tenantScopeOf, visibleToTenant } from "./tenantScope.js";
+export {
+  listedTenantOrg,
+  TenantNotFoundError,
+  tenantOrgFor,
+  tenantScopeOf,
+  visibleToTenant,
+} from "./tenantScope.js";

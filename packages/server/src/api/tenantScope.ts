@@ -27,6 +27,18 @@ export function tenantOrgFor(scope: string | undefined, requested: string | unde
   return scope;
 }
 
+/**
+ * The org a list is filtered to: the one asked for, and a tenant caller's own whatever it asked; null when a
+ * tenant caller asks for another org's (there is nothing of it to see).
+ */
+export function listedTenantOrg(
+  scope: string | undefined,
+  asked: string | undefined,
+): string | undefined | null {
+  if (scope === undefined) return asked;
+  return asked === undefined || asked === scope ? scope : null;
+}
+
 /** Whether an object of `tenantOrg` exists for a caller of `scope` (everything, for the site's roles). */
 export function visibleToTenant(scope: string | undefined, tenantOrg: string): boolean {
   return scope === undefined || scope === tenantOrg;

@@ -1,8 +1,8 @@
 import type { webcrypto } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import { InvalidArgumentError } from "@racksmith/core";
 import { ConfigError } from "../../config/index.js";
+import { readOrCreatePrivateFile } from "../privateFile.js";
 import { generateKeys, KEY_ALGORITHM, keysFromPem, privateKeyPem, serialNumber, x509 } from "./x509.js";
 
 /** The URI an agent certificate names its machine by (its SAN), SPIFFE-style. */
@@ -42,35 +42,32 @@ export class AgentCa {
   }
 
   static async open(files: AgentCaFiles | undefined): Promise<AgentCa> {
-    if (!files) return AgentCa.create();
-    const existing = await AgentCa.read(files).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT" && files.create) return undefined;
-      throw caFileError(files, error);
-    });
-    if (existing) return existing;
-    const created = await AgentCa.create();
-    await mkdir(dirname(files.keyFile), { recursive: true, mode: 0o700 });
+    if (!files) return AgentCa.selfSigned(await generateKeys());
     try {
-      await writeFile(files.keyFile, privateKeyPem(created.keys.privateKey), { mode: 0o600, flag: "wx" });
-      await writeFile(files.certFile, created.certificatePem, { mode: 0o644, flag: "wx" });
-      return created;
+      if (!files.create) {
+        const [certificatePem, keyPem] = await Promise.all([
+          readFile(files.certFile, "utf8"),
+          readFile(files.keyFile, "utf8"),
+        ]);
+        return new AgentCa(new x509.X509Certificate(certificatePem), await keysFromPem(keyPem));
+      }
+      // The service's own: the key first, then the certificate over it (whichever replica writes it, it
+      // certifies the one key every replica read).
+      const keyPem = await readOrCreatePrivateFile(files.keyFile, async () =>
+        privateKeyPem((await generateKeys()).privateKey),
+      );
+      const keys = await keysFromPem(keyPem.toString("utf8"));
+      const certificatePem = await readOrCreatePrivateFile(
+        files.certFile,
+        async () => (await AgentCa.selfSigned(keys)).certificatePem,
+      );
+      return new AgentCa(new x509.X509Certificate(certificatePem.toString("utf8")), keys);
     } catch (error) {
-      // Another replica sharing the folder made it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw caFileError(files, error);
-      return AgentCa.read(files);
+      throw caFileError(files, error);
     }
   }
 
-  private static async read(files: AgentCaFiles): Promise<AgentCa> {
-    const [certificatePem, keyPem] = await Promise.all([
-      readFile(files.certFile, "utf8"),
-      readFile(files.keyFile, "utf8"),
-    ]);
-    return new AgentCa(new x509.X509Certificate(certificatePem), await keysFromPem(keyPem));
-  }
-
-  private static async create(now = new Date()): Promise<AgentCa> {
-    const keys = await generateKeys();
+  private static async selfSigned(keys: webcrypto.CryptoKeyPair, now = new Date()): Promise<AgentCa> {
     const certificate = await x509.X509CertificateGenerator.createSelfSigned({
       serialNumber: serialNumber(),
       name: "CN=Racksmith agent CA",

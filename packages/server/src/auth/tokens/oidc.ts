@@ -60,7 +60,7 @@ export class OidcTokens {
         requiredClaims: ["exp"],
       }));
     } catch (error) {
-      throw verificationFailure(error, "oidc");
+      throw verificationFailure(error);
     }
     const roleClaim = this.config.roleClaim ?? DEFAULT_ROLE_CLAIM;
     const role = mappedRole(payload[roleClaim], this.config.roles);

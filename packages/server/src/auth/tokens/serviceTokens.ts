@@ -110,7 +110,7 @@ export class ServiceTokens {
         algorithms: ["EdDSA"],
       }));
     } catch (error) {
-      throw verificationFailure(error, "service");
+      throw verificationFailure(error);
     }
     const id = typeof payload.jti === "string" ? payload.jti : "";
     const record = id ? await this.store.get(id) : undefined;
@@ -122,12 +122,6 @@ export class ServiceTokens {
       throw new UnauthenticatedError(`token ${record.id} was revoked at ${record.revokedAt.toISOString()}`);
     }
     return { caller: callerOf(record), expiresAt: record.expiresAt };
-  }
-
-  /** Whether the token is still good (not revoked, not expired), by its id. */
-  async stillValid(id: string, now = new Date()): Promise<boolean> {
-    const record = await this.store.get(id);
-    return !!record && !record.revokedAt && (!record.expiresAt || record.expiresAt > now);
   }
 
   list(): Promise<TokenRecord[]> {
@@ -172,7 +166,7 @@ function callerOf(record: TokenRecord): Caller {
  * A JOSE failure as a 401 that says what is wrong with the token (expired, wrong issuer or audience, bad
  * signature), never quoting it.
  */
-export function verificationFailure(error: unknown, whose: "service" | "oidc"): UnauthenticatedError {
+export function verificationFailure(error: unknown): UnauthenticatedError {
   if (error instanceof UnauthenticatedError) return error;
   if (error instanceof joseErrors.JWTExpired) {
     const exp =
@@ -193,15 +187,11 @@ export function verificationFailure(error: unknown, whose: "service" | "oidc"): 
   if (error instanceof joseErrors.JOSEAlgNotAllowed) {
     return new UnauthenticatedError("the token's signing algorithm is not accepted");
   }
-  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JOSEError) {
-    const what =
-      error instanceof joseErrors.JWKSTimeout
-        ? "the identity provider's keys cannot be fetched"
-        : "the token is malformed";
-    return new UnauthenticatedError(
-      whose === "oidc" ? `${what} (${error.code})` : `the token is malformed (${error.code})`,
-    );
+  if (error instanceof joseErrors.JWKSTimeout) {
+    return new UnauthenticatedError("the identity provider's keys cannot be fetched");
   }
+  if (error instanceof joseErrors.JOSEError)
+    return new UnauthenticatedError(`the token is malformed (${error.code})`);
   return new UnauthenticatedError(
     `the token cannot be verified (${excerpt(error instanceof Error ? error.message : String(error), 80)})`,
   );

@@ -1,8 +1,7 @@
 import { createPrivateKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { calculateJwkThumbprint } from "jose";
 import { ConfigError } from "../../config/index.js";
+import { readOrCreatePrivateFile } from "../privateFile.js";
 
 /** This replica's token-signing key: the private half stays in its file, the public half is published. */
 export interface SigningKey {
@@ -17,31 +16,14 @@ export interface SigningKey {
  */
 export async function loadSigningKey(file: string | undefined): Promise<SigningKey> {
   if (!file) return signingKeyOf(generateKeyPairSync("ed25519").privateKey);
-  let text: string | undefined;
   try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw keyFileError(file, error);
-  }
-  if (text === undefined) {
-    const privateKey = generateKeyPairSync("ed25519").privateKey;
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    try {
-      await writeFile(file, `${JSON.stringify(privateKey.export({ format: "jwk" }))}\n`, {
-        mode: 0o600,
-        flag: "wx",
-      });
-      return signingKeyOf(privateKey);
-    } catch (error) {
-      // Another process sharing the folder wrote it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw keyFileError(file, error);
-      text = await readFile(file, "utf8");
-    }
-  }
-  try {
-    const key = createPrivateKey({ key: JSON.parse(text) as JsonWebKey, format: "jwk" });
+    const text = await readOrCreatePrivateFile(
+      file,
+      () => `${JSON.stringify(generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" }))}\n`,
+    );
+    const key = createPrivateKey({ key: JSON.parse(text.toString("utf8")) as JsonWebKey, format: "jwk" });
     if (key.asymmetricKeyType !== "ed25519") throw new Error(`holds an ${key.asymmetricKeyType} key`);
-    return signingKeyOf(key);
+    return await signingKeyOf(key);
   } catch (error) {
     throw keyFileError(file, error);
   }

@@ -1,8 +1,7 @@
 import { createPrivateKey, createPublicKey, hkdfSync, type KeyObject, randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { calculateJwkThumbprint } from "jose";
 import { ConfigError } from "../../config/index.js";
+import { readOrCreatePrivateFile } from "../privateFile.js";
 
 /** PKCS#8 DER of an Ed25519 key is this prefix and the 32-byte seed. */
 const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
@@ -26,24 +25,13 @@ export class TenantKeys {
   /** Reads the secret in `file`, creating it (0600) when missing; none: a secret for this process only. */
   static async open(file: string | undefined): Promise<TenantKeys> {
     if (!file) return new TenantKeys(randomBytes(SECRET_BYTES));
-    const existing = await readFile(file).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw secretFileError(file, error);
-    });
-    if (existing) {
-      if (existing.length < SECRET_BYTES)
-        throw secretFileError(file, new Error(`holds ${existing.length} bytes`));
-      return new TenantKeys(existing);
-    }
-    const secret = randomBytes(SECRET_BYTES);
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    try {
-      await writeFile(file, secret, { mode: 0o600, flag: "wx" });
-      return new TenantKeys(secret);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw secretFileError(file, error);
-      return new TenantKeys(await readFile(file));
-    }
+    const secret = await readOrCreatePrivateFile(file, () => randomBytes(SECRET_BYTES)).catch(
+      (error: unknown) => {
+        throw secretFileError(file, error);
+      },
+    );
+    if (secret.length < SECRET_BYTES) throw secretFileError(file, new Error(`holds ${secret.length} bytes`));
+    return new TenantKeys(secret);
   }
 
   keyOf(tenantOrg: string): Promise<TenantKey> {

@@ -4,7 +4,7 @@ import { InvalidArgumentError } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import type { HealthProbeAlert } from "@racksmith/core/health";
 import { sql } from "kysely";
-import { tenantOrgFor, visibleToTenant } from "../../api/index.js";
+import { listedTenantOrg, tenantOrgFor, visibleToTenant } from "../../api/index.js";
 import type { Database } from "../../db/index.js";
 import { stateLabelOf } from "../../explorer/machineLifecycle.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
@@ -184,9 +184,8 @@ export class InstanceService {
   /** Newest first; terminated instances only with `includeTerminated`; a tenant caller's own org's only. */
   async find(query: FindInstancesQuery = {}, scope?: string): Promise<InstanceView[]> {
     let select = this.deps.database.db.selectFrom("instances").selectAll();
-    const asked = present(query.tenantOrg);
-    if (!visibleToTenant(scope, asked ?? scope ?? "")) return [];
-    const tenantOrg = scope ?? asked;
+    const tenantOrg = listedTenantOrg(scope, present(query.tenantOrg));
+    if (tenantOrg === null) return [];
     const machineId = present(query.machineId);
     if (tenantOrg) select = select.where("tenant_org", "=", tenantOrg);
     if (machineId) select = select.where("machine_id", "=", machineId);

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "@racksmith/core";
 import type { StateEngine } from "@racksmith/core/engine";
 import type { InfiniBandFabricSettings } from "@racksmith/core/infiniband";
 import { formatPkey, parsePkey } from "@racksmith/core/infiniband";
-import { tenantOrgFor, visibleToTenant } from "../../../../api/index.js";
+import { listedTenantOrg, tenantOrgFor, visibleToTenant } from "../../../../api/index.js";
 import type { Database } from "../../../../db/index.js";
 import {
   IbPartitionInUseError,
@@ -104,9 +104,8 @@ export class IbPartitionService {
 
   /** A tenant caller's (`scope`) own org's only. */
   async list(filter: { tenantOrg?: string } = {}, scope?: string): Promise<IbPartitionView[]> {
-    const asked = filter.tenantOrg || undefined;
-    if (scope !== undefined && asked !== undefined && asked !== scope) return [];
-    const tenantOrg = scope ?? asked;
+    const tenantOrg = listedTenantOrg(scope, filter.tenantOrg || undefined);
+    if (tenantOrg === null) return [];
     const rows = await readPartitions(this.deps.database.db, tenantOrg !== undefined ? { tenantOrg } : {});
     return Promise.all(rows.map((row) => this.view(row)));
   }

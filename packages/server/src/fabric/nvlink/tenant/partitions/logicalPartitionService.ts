@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { InvalidArgumentError } from "@racksmith/core";
-import { quoted, tenantOrgFor, visibleToTenant } from "../../../../api/index.js";
+import { listedTenantOrg, quoted, tenantOrgFor, visibleToTenant } from "../../../../api/index.js";
 import type { Database } from "../../../../db/index.js";
 import type { NvLinkGpuObservation, NvLinkOperationOutcome } from "../tables.js";
 import { LogicalPartitionInUseError, LogicalPartitionNotFoundError } from "./errors.js";
@@ -63,9 +63,8 @@ export class LogicalPartitionService {
     query: { tenantOrg?: string | undefined } = {},
     scope?: string,
   ): Promise<LogicalPartitionView[]> {
-    const asked = query.tenantOrg || undefined;
-    if (scope !== undefined && asked !== undefined && asked !== scope) return [];
-    const tenantOrg = scope ?? asked;
+    const tenantOrg = listedTenantOrg(scope, query.tenantOrg || undefined);
+    if (tenantOrg === null) return [];
     let select = this.deps.database.db
       .selectFrom("nvlink_logical_partitions")
       .select("id")
