@@ -43,7 +43,7 @@ function parseOptions(): Options {
       objects: { type: "string", default: "2000" },
       states: { type: "string", default: "5" },
       "database-url": { type: "string" },
-      concurrency: { type: "string", default: "10" },
+      concurrency: { type: "string", default: "32" },
       processes: { type: "string", default: "1" },
       "latency-samples": { type: "string", default: "200" },
       "compare-pgbench": { type: "boolean", default: false },

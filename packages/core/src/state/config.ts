@@ -17,7 +17,7 @@ export interface EngineConfig {
   leaseMs: number;
   /** How often a replica renews the leases of its running handlers; default leaseMs / 3. */
   heartbeatMs?: number;
-  /** History rows kept per object (one per state entered). */
+  /** History rows kept per object (one per state entered; trimmed every 8th version, so up to 7 more). */
   historyLimit: number;
   /** Default bound of `stop()`: how long in-flight handlers may finish before they are abandoned. */
   shutdownGraceMs: number;
@@ -74,9 +74,13 @@ export const ENGINE_CONFIG_SCHEMA: SchemaObject = {
       5,
       "How often a replica renews its running handlers' leases (ms); default leaseMs / 3, at most leaseMs / 2.",
     ),
-    historyLimit: integer(1, "History rows kept per object.", {
-      default: DEFAULT_ENGINE_CONFIG.historyLimit,
-    }),
+    historyLimit: integer(
+      1,
+      "History rows kept per object (up to 7 more between trims, every 8th version).",
+      {
+        default: DEFAULT_ENGINE_CONFIG.historyLimit,
+      },
+    ),
     shutdownGraceMs: integer(0, "How long stop() lets in-flight handlers finish (ms).", {
       default: DEFAULT_ENGINE_CONFIG.shutdownGraceMs,
     }),

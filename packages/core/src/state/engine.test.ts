@@ -14,6 +14,7 @@ import {
 import { RacksmithError } from "../errors/index.js";
 import type { EngineConfig } from "./config.js";
 import { StateEngine } from "./engine.js";
+import { HISTORY_TRIM_EVERY } from "./finalWrite.js";
 import { claimDue } from "./queue.js";
 import type { Claim } from "./records.js";
 import type { ObjectStateView } from "./types.js";
@@ -342,7 +343,9 @@ describe("StateEngine", () => {
     expect(view.history.map((h) => h.version)).toEqual([11, 10, 9, 8]);
     const { rows } = await sql<{ n: number }>`
       SELECT count(*) AS n FROM state_history WHERE object_type = 'w_history'`.execute(testDb.database.db);
-    expect(rows[0]?.n).toBe(4);
+    // Trimmed at version 8 (every HISTORY_TRIM_EVERY-th) to the 4 newest then: 5 … 11.
+    expect(HISTORY_TRIM_EVERY).toBe(8);
+    expect(rows[0]?.n).toBe(7);
   });
 
   it("flags time in state above the SLA without ever forcing a transition", async () => {

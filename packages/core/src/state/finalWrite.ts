@@ -4,6 +4,12 @@ import { claimCte, endClaimCtes, heldBy } from "./queue.js";
 import type { Claim } from "./records.js";
 import type { StoredOutcome, TaggedState } from "./types.js";
 
+/**
+ * History is trimmed on every this-many-th version only (a transition's statement mostly skips the DELETE):
+ * an object keeps between `historyLimit` and `historyLimit + HISTORY_TRIM_EVERY - 1` rows.
+ */
+export const HISTORY_TRIM_EVERY = 8;
+
 /** What the final write does to the object. */
 export type StateWrite =
   | { kind: "transition"; next: TaggedState; outcome: StoredOutcome; historyLimit: number }
@@ -20,7 +26,7 @@ export interface FinalWriteResult {
 /**
  * The final write as ONE statement: lock the claim's queue row (only if this claim still holds it),
  * compare-and-set the object at `expectedVersion`, on a transition close the left state's history row with its
- * last outcome and append + trim history, then end the
+ * last outcome and append (and now and then trim) history, then end the
  * claim (requeued after a transition or an enqueue during the run, else deleted; see `endClaimCtes`). A
  * single statement is atomic on its own, so a run without deferred writes needs no explicit transaction
  * (one round trip); with deferred writes the caller runs it first in their transaction.
@@ -71,7 +77,8 @@ export async function writeFinal(
         SELECT ${claim.objectType}, ${claim.objectId}, version, state, ${now}::timestamptz FROM written)`,
       sql`trimmed AS (
         DELETE FROM state_history
-        WHERE ${key} AND version <= (SELECT version FROM written) - ${write.historyLimit}::bigint)`,
+        WHERE ${key} AND (SELECT version % ${HISTORY_TRIM_EVERY}::bigint FROM written) = 0
+          AND version <= (SELECT version FROM written) - ${write.historyLimit}::bigint)`,
     );
   }
   const when = sql`EXISTS (SELECT 1 FROM written)`;

@@ -3,7 +3,7 @@ import { type ErrorCode, toRacksmithError } from "../errors/index.js";
 import { childLogger } from "../logging/index.js";
 import type { EngineTables } from "./database.js";
 import { HandlerTimeoutError, InvalidOutcomeError, ObjectNotLoadedError } from "./errors.js";
-import { keptClaim, type StateWrite, writeFinal } from "./finalWrite.js";
+import { type FinalWriteResult, keptClaim, type StateWrite, writeFinal } from "./finalWrite.js";
 import { completeClaim } from "./queue.js";
 import type { Claim, ObjectKey } from "./records.js";
 import { describeError, type MachineRuntime, stateLabel } from "./runtime.js";
@@ -155,14 +155,18 @@ export async function runClaim(
   const write = stateWrite(rt, outcome, now);
   const keep = outcome.kind === "transition" && control.keepClaim?.() === true;
   const keepClaimMs = keep ? rt.config.leaseMs : undefined;
-  const finalWrite = async (db: Kysely<EngineTables>) => {
-    const written = await writeFinal(db, claim, { expectedVersion: version, write, now, keepClaimMs });
+  const check = (written: FinalWriteResult) => {
     if (!written.held) throw new StaleWrite("lease");
     if (!written.written) throw new StaleWrite("version");
   };
+  const finalWrite = async (db: Kysely<EngineTables>) =>
+    check(await writeFinal(db, claim, { expectedVersion: version, write, now, keepClaimMs }));
   try {
-    // One statement is atomic by itself; deferred writes need a transaction around it.
-    if (deferred.length === 0) await finalWrite(rt.database.db);
+    // One statement is atomic by itself (and may share a batch with other runs' writes); deferred writes
+    // need a transaction around it.
+    if (deferred.length === 0 && write.kind !== "delete") {
+      check(await rt.writes.write({ claim, expectedVersion: version, write, now, keepClaimMs }));
+    } else if (deferred.length === 0) await finalWrite(rt.database.db);
     else {
       await rt.database.db.transaction().execute(async (trx) => {
         await finalWrite(trx);
@@ -250,9 +254,10 @@ async function recordError(
     error: { code: failure.code, message },
     at: now.toISOString(),
   };
-  let written: { held: boolean; written: boolean };
+  let written: FinalWriteResult;
   try {
-    written = await writeFinal(rt.database.db, claim, {
+    written = await rt.writes.write({
+      claim,
       expectedVersion: claim.current.version,
       write: { kind: "outcome", outcome },
       now,

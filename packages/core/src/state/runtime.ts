@@ -1,6 +1,7 @@
 import type { Logger } from "../logging/index.js";
 import type { ResolvedEngineConfig } from "./config.js";
 import type { EngineDatabase } from "./database.js";
+import type { FinalWriteBatcher } from "./finalWriteBatcher.js";
 import type { EngineMetrics } from "./metrics.js";
 import type { StateMachine, TaggedState } from "./types.js";
 
@@ -16,6 +17,8 @@ export interface MachineRuntime {
   readonly channel: string;
   /** This engine's claim owner id. */
   readonly owner: string;
+  /** The type's final writes without deferred writes, in batches when several are asked for at once. */
+  readonly writes: FinalWriteBatcher;
   /** Enqueues an object (of any type) — used for a handler's follow-up enqueues after commit. */
   readonly enqueue: (objectType: string, objectId: string) => Promise<void>;
 }

@@ -1,9 +1,11 @@
 import { type Logger, redactUrl, silentLogger } from "@racksmith/core";
-import { Kysely, PostgresDialect } from "kysely";
+import { type Driver, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./database.js";
+import { DeferredSnapshotDriver } from "./deferredSnapshots.js";
 import { DatabaseUnavailableError, describeCause } from "./errors.js";
 import { PgNotificationListener } from "./pgListener.js";
+import { PreparedStatementNames } from "./preparedStatements.js";
 import { resilientPool } from "./resilientPool.js";
 import type { RacksmithDatabase } from "./schema.js";
 import { sqlDatabase } from "./sqlDatabase.js";
@@ -36,7 +38,7 @@ export async function openPostgres(options: {
   };
   const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
   // Before the first query: every client the pool ever opens must get its error listener.
-  const kyselyPool = resilientPool(pool, { description, logger });
+  const kyselyPool = resilientPool(pool, { description, logger, prepared: new PreparedStatementNames() });
   // An idle client can fail (server restart); without a handler pg would crash the process.
   pool.on("error", (error) => {
     logger.warn({ database: description, reason: describeCause(error) }, "idle database connection failed");
@@ -54,7 +56,7 @@ export async function openPostgres(options: {
 
   const statements = new StatementCounter();
   const db = new Kysely<RacksmithDatabase>({
-    dialect: new PostgresDialect({ pool: kyselyPool }),
+    dialect: new DeferredSnapshotDialect({ pool: kyselyPool }),
     log: statements.log,
   });
   const listener = new PgNotificationListener(config, description, logger);
@@ -83,5 +85,12 @@ async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
     // Two replicas creating the schema at once: one of them loses the race, which is fine.
     const code = (error as { code?: unknown }).code;
     if (typeof code !== "string" || !DUPLICATE_SCHEMA.has(code)) throw error;
+  }
+}
+
+/** PostgreSQL's dialect with read-only transactions that begin at their first statement. */
+class DeferredSnapshotDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new DeferredSnapshotDriver(super.createDriver());
   }
 }
