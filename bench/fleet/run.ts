@@ -3,19 +3,30 @@
  *
  *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--poll-ms P] [--timeout-s T] [--json]
  *
- * A whole simulated site in this process — virtual BMCs (`@racksmith/simulator` fleet, one BlueField DPU per
- * host), the service (every vendor driver loaded as a plugin) on embedded PGlite or PostgreSQL, and a DPU and
- * host agent per machine — timed from registration until every host is Ready: time to all-Ready,
- * transitions/s, Redfish requests/s the BMCs served, agent calls/s, CPU seconds and peak RSS.
+ * A whole simulated site in two processes — this one runs the service (every vendor driver loaded as a plugin)
+ * on embedded PGlite or PostgreSQL; fleetProcess.ts runs the virtual BMCs (`@racksmith/simulator` fleet, one
+ * BlueField DPU per host), a DPU and host agent per machine and the registration — timed from registration
+ * until every host is Ready: time to all-Ready, transitions/s, Redfish requests/s the BMCs served, agent
+ * calls/s, and the CPU seconds and peak RSS of each process.
  */
+import { type ChildProcess, fork } from "node:child_process";
+import { once } from "node:events";
 import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { loadConfig } from "@racksmith/server";
-import { countByState, startSimulatedSite, transitionCount } from "@racksmith/simulator";
+import { silentLogger } from "@racksmith/core";
+import { loadConfig, openDatabase, startService } from "@racksmith/server";
+import {
+  countByState,
+  fastTimings,
+  listHostStates,
+  transitionCount,
+  writeSimulatedSite,
+} from "@racksmith/simulator";
+import type { FromFleet, ToFleet } from "./fleetProcess.js";
 
 const { values } = parseArgs({
   options: {
@@ -30,28 +41,57 @@ const hosts = Number(values.hosts);
 // Thousands of agents polling every 250 ms would ask for more calls than one process serves: scale the poll.
 const pollMs = Number(values["poll-ms"] ?? Math.max(250, hosts * 10));
 const timeoutMs = Number(values["timeout-s"]) * 1000;
+const databaseUrl = values["database-url"];
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-// The drivers named in racksmith.yaml load from their TypeScript sources: no build needed.
+// The drivers named in racksmith.yaml load from their TypeScript sources: no build needed (the fleet process
+// inherits it for the vendors' behaviours).
 process.env.RACKSMITH_PLUGIN_CONDITIONS ??= "@racksmith/source";
 const dir = await mkdtemp(join(tmpdir(), "racksmith-bench-fleet-"));
 const cpuStart = process.cpuUsage();
 const started = Date.now();
-const site = await startSimulatedSite({
-  hosts,
-  base: loadConfig({ file: join(root, "racksmith.yaml") }),
+
+const fleetProcess = fork(
+  fileURLToPath(new URL("./fleetProcess.ts", import.meta.url)),
+  [String(hosts), String(pollMs)],
+  {
+    execArgv: ["--conditions=@racksmith/source", "--import", "tsx"],
+  },
+);
+const fleet = await nextMessage(fleetProcess, "fleet");
+const schema = `bench_fleet_${process.pid}`;
+const fast = fastTimings(hosts);
+const configFile = await writeSimulatedSite({
   dir,
-  ...(values["database-url"] ? { databaseUrl: values["database-url"] } : {}),
-  agentTiming: { pollIntervalMs: pollMs, callTimeoutMs: 30_000 },
+  fleet,
+  base: loadConfig({ file: join(root, "racksmith.yaml") }),
+  sections: {
+    database: databaseUrl ? { url: databaseUrl, schema } : { dataDir: "data" },
+    server: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" },
+    ...fast,
+  },
 });
+const service = await startService({
+  config: loadConfig({ file: configFile }),
+  logger: silentLogger,
+  env: {},
+});
+const url = `http://${service.http.host}:${service.http.port}`;
+tell({
+  kind: "service",
+  url,
+  grpcAddress: `${service.grpc.host}:${service.grpc.port}`,
+  token: service.adminToken ?? "",
+});
+await nextMessage(fleetProcess, "registered");
 const registered = Date.now();
 let last = "";
 let ready = 0;
-// Fleet, service and agents share this process's file descriptors (every BMC connection counts twice).
+// The service's file descriptors (the fleet's BMC and agent connections are the other process's).
 const openFds = () => readdirSync("/proc/self/fd").length;
 let peakOpenFds = 0;
 for (;;) {
-  const states = await site.hostStates();
+  const states = await listHostStates(service);
   ready = states.filter((s) => s.state.state === "ready").length;
   const fds = openFds();
   peakOpenFds = Math.max(peakOpenFds, fds);
@@ -63,7 +103,7 @@ for (;;) {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
 }
 const elapsedS = (Date.now() - registered) / 1000;
-const states = await site.hostStates();
+const states = await listHostStates(service);
 // Hosts that did not make it by the timeout, grouped by what they wait for.
 const stuck = new Map<string, number>();
 for (const host of states.filter((s) => s.state.state !== "ready")) {
@@ -71,34 +111,46 @@ for (const host of states.filter((s) => s.state.state !== "ready")) {
   stuck.set(why, (stuck.get(why) ?? 0) + 1);
 }
 const transitions = transitionCount(states);
-const service = await serviceFigures(site.url);
+const counters = await serviceFigures(url);
 const cpu = process.cpuUsage(cpuStart);
-const agentCalls = Object.values(site.agents.stats.calls).reduce((sum, n) => sum + (n ?? 0), 0);
+tell({ kind: "figures" });
+const fleetFigures = (await nextMessage(fleetProcess, "figures")).figures;
 const figures = {
   hosts,
-  database: values["database-url"] ? "postgres" : "pglite",
+  database: databaseUrl ? "postgres" : "pglite",
   readyHosts: ready,
   startupSeconds: Math.round((registered - started) / 100) / 10,
   secondsToAllReady: Math.round(elapsedS * 10) / 10,
   transitions,
   transitionsPerSecond: Math.round(transitions / elapsedS),
-  redfishRequests: site.fleet.stats.total,
-  redfishRequestsPerSecond: Math.round(site.fleet.stats.total / elapsedS),
-  agentCallsPerSecond: Math.round(agentCalls / elapsedS),
+  redfishRequests: fleetFigures.redfishRequests,
+  redfishRequestsPerSecond: Math.round(fleetFigures.redfishRequests / elapsedS),
+  agentCallsPerSecond: Math.round(fleetFigures.agentCalls / elapsedS),
   agentPollMs: pollMs,
+  // The service's process (embedded PGlite's thread included) and the fleet's, apart.
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  fleetCpuSeconds: fleetFigures.cpuSeconds,
+  fleetPeakRssMb: fleetFigures.peakRssMb,
   peakOpenFds,
   // Reboots the lifecycle ordered: what states require, and retries of waits that saw no progress.
-  rebootsRequired: service.reboots.required ?? 0,
-  rebootRetries: service.reboots.retry ?? 0,
-  maxRetryRebootsPerMachine: service.status.max_retries_per_machine ?? 0,
-  rebootsHeldByCaps: service.reboots.held ?? 0,
-  dbStatementsPerTransition: Math.round(service.statements / Math.max(transitions, 1)),
-  dbMsPerTransition: Math.round((service.statementSeconds * 1000) / Math.max(transitions, 1)),
+  rebootsRequired: counters.reboots.required ?? 0,
+  rebootRetries: counters.reboots.retry ?? 0,
+  maxRetryRebootsPerMachine: counters.status.max_retries_per_machine ?? 0,
+  rebootsHeldByCaps: counters.reboots.held ?? 0,
+  dbStatementsPerTransition: Math.round(counters.statements / Math.max(transitions, 1)),
+  dbMsPerTransition: Math.round((counters.statementSeconds * 1000) / Math.max(transitions, 1)),
   notReady: Object.fromEntries(stuck),
 };
-await site.stop();
+// Agents first, so none reports into a closing service.
+tell({ kind: "stop" });
+await nextMessage(fleetProcess, "stopped");
+await service.stop();
+if (databaseUrl) {
+  const database = await openDatabase({ url: databaseUrl });
+  await database.db.schema.dropSchema(schema).ifExists().cascade().execute();
+  await database.close();
+}
 await rm(dir, { recursive: true, force: true });
 console.log(values.json ? JSON.stringify(figures) : figures);
 process.exit(ready === hosts ? 0 : 1);
@@ -119,4 +171,24 @@ async function serviceFigures(url: string) {
     statements: plain("racksmith_db_statements_total"),
     statementSeconds: plain("racksmith_db_statement_seconds_total"),
   };
+}
+
+function tell(message: ToFleet): void {
+  fleetProcess.send(message);
+}
+
+async function nextMessage<K extends FromFleet["kind"]>(
+  child: ChildProcess,
+  kind: K,
+): Promise<Extract<FromFleet, { kind: K }>> {
+  const exited = once(child, "exit").then(([code]) => ({ exitCode: code as number | null }));
+  for (;;) {
+    const got = await Promise.race([
+      once(child, "message").then(([message]) => message as FromFleet),
+      exited,
+    ]);
+    if ("exitCode" in got)
+      throw new Error(`the fleet process exited (code ${got.exitCode}) before sending ${kind}`);
+    if (got.kind === kind) return got as Extract<FromFleet, { kind: K }>;
+  }
 }

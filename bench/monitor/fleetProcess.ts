@@ -3,6 +3,18 @@
  * monitor's alone. Started by run.ts over an IPC channel: it sends `ready` with the fleet's URL and BMCs, answers
  * `stats` with the fleet's request counters, and stops on `stop`.
  */
+import {
+  type BmcDriverDefinition,
+  collectRegistrations,
+  connectBmc,
+  redfishStandardDriver,
+} from "@racksmith/core";
+import { RedfishClient } from "@racksmith/core/redfish";
+import dell from "@racksmith/driver-dell";
+import hpe from "@racksmith/driver-hpe";
+import lenovo from "@racksmith/driver-lenovo";
+import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
+import supermicro from "@racksmith/driver-supermicro";
 import { generateScenario, startFleet } from "@racksmith/simulator";
 
 export interface FleetBmcInfo {
@@ -18,6 +30,7 @@ export interface FleetBmcInfo {
 
 export type FleetMessage =
   | { kind: "ready"; url: string; bmcs: FleetBmcInfo[] }
+  | { kind: "selected"; drivers: Record<string, string> }
   | { kind: "stats"; stats: unknown }
   | { kind: "stopped" };
 
@@ -39,7 +52,8 @@ send({
     credentials: { username: bmc.credentials.username, password: bmc.credentials.password },
   })),
 });
-process.on("message", async (message: "stats" | "stop") => {
+process.on("message", async (message: "select" | "stats" | "stop") => {
+  if (message === "select") send({ kind: "selected", drivers: await selectDrivers() });
   if (message === "stats") send({ kind: "stats", stats: fleet.stats });
   if (message === "stop") {
     await fleet.stop();
@@ -47,3 +61,29 @@ process.on("message", async (message: "stats" | "stop") => {
     process.disconnect();
   }
 });
+
+/** Each BMC's driver by name, 20 BMCs at a time (as the explorer would). */
+async function selectDrivers(): Promise<Record<string, string>> {
+  const drivers: BmcDriverDefinition[] = [];
+  for (const plugin of [dell, hpe, lenovo, supermicro, nvidiaDpu]) {
+    drivers.push(...(await collectRegistrations(plugin)).bmcDrivers);
+  }
+  const chosen: Record<string, string> = {};
+  const queue = [...fleet.bmcs];
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      for (let bmc = queue.shift(); bmc; bmc = queue.shift()) {
+        const probe = new RedfishClient({
+          address: `http://${bmc.address}`,
+          connectVia: fleet.url,
+          credentials: bmc.credentials,
+          keepConnections: false,
+        });
+        const { selection } = await connectBmc(probe, { drivers, fallback: redfishStandardDriver });
+        chosen[bmc.id] = selection.driver.name;
+        await probe.close();
+      }
+    }),
+  );
+  return chosen;
+}

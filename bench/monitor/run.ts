@@ -10,7 +10,6 @@ import { parseArgs } from "node:util";
 import {
   type BmcDriverDefinition,
   collectRegistrations,
-  connectBmc,
   redfishStandardDriver,
   silentLogger,
 } from "@racksmith/core";
@@ -97,20 +96,15 @@ const client = (id: string, signal?: AbortSignal): RedfishClient => {
   });
 };
 
-// The service's BMC access reuses the driver the explorer chose; select each BMC's once, untimed, 20 at a time
-// (as the explorer would: all at once would make the peak RSS the selection's, not the monitor's).
+// The service's BMC access reuses the driver the explorer chose: the fleet process selects each BMC's, untimed
+// and outside this process (the selection is the explorer's work; here it would make the peak RSS its own).
+fleetProcess.send("select");
+const byName = new Map(drivers.map((definition) => [definition.name, definition]));
 const chosen = new Map<string, BmcDriverDefinition>();
-const queue = [...fleet.bmcs];
-await Promise.all(
-  Array.from({ length: 20 }, async () => {
-    for (let bmc = queue.shift(); bmc; bmc = queue.shift()) {
-      const probe = client(bmc.id);
-      const { selection } = await connectBmc(probe, { drivers, fallback: redfishStandardDriver });
-      chosen.set(bmc.id, selection.driver);
-      await probe.close();
-    }
-  }),
-);
+for (const [id, name] of Object.entries((await nextMessage(fleetProcess, "selected")).drivers)) {
+  const definition = byName.get(name);
+  if (definition) chosen.set(id, definition);
+}
 
 // As the service's monitor: each BMC's service description is kept between passes (ServiceProbeCache).
 const serviceProbes = new ServiceProbeCache();
@@ -169,9 +163,10 @@ reports = 0;
 await timedPass("second pass");
 console.log(`reports recorded: ${reports}, BmcSensor alerts: ${alerts}`);
 const memory = process.memoryUsage();
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 console.log(
-  `monitor process: heap used ${(memory.heapUsed / 1024 / 1024).toFixed(0)} MB, RSS now ${(memory.rss / 1024 / 1024).toFixed(0)} MB, peak ` +
-    `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${databaseUrl ? "PostgreSQL" : "in-memory PGlite in the process"}; the untimed driver selection included)`,
+  `monitor process: heap used ${mb(memory.heapUsed)} of ${mb(memory.heapTotal)} MB, buffers ${mb(memory.arrayBuffers)} MB, RSS now ${mb(memory.rss)} MB, peak ` +
+    `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${databaseUrl ? "PostgreSQL" : "in-memory PGlite in the process"})`,
 );
 fleetProcess.send("stats");
 console.log(`fleet: ${JSON.stringify((await nextMessage(fleetProcess, "stats")).stats)}`);

@@ -7,7 +7,7 @@ import { type Metrics, noMetrics } from "../metrics/index.js";
 import { type EngineConfig, type ResolvedEngineConfig, resolveEngineConfig } from "./config.js";
 import { channelName, type EngineDatabase, type EngineTables } from "./database.js";
 import { ObjectAlreadyExistsError, ObjectNotFoundError, UnknownObjectTypeError } from "./errors.js";
-import { FinalWriteBatcher } from "./finalWriteBatcher.js";
+import { FinalWriteBatcher, finalWriteStatements } from "./finalWriteBatcher.js";
 import { LeaseHeartbeat } from "./leaseHeartbeat.js";
 import { EngineMetrics } from "./metrics.js";
 import { insertObject, listObjects, readHistory, readObject } from "./objectStore.js";
@@ -101,7 +101,9 @@ export class StateEngine {
         clock: this.clock,
         channel: this.channel,
         owner: this.processorId,
-        writes: new FinalWriteBatcher(this.database.db, machine.objectType, this.config.historyLimit),
+        writes: new FinalWriteBatcher(
+          finalWriteStatements(this.database.db, machine.objectType, this.config.historyLimit),
+        ),
         enqueue: (objectType, objectId) => this.enqueue(objectType, objectId),
       });
     }

@@ -1,21 +1,13 @@
-import type { Kysely } from "kysely";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { EngineTables } from "./database.js";
-import { writeFinal } from "./finalWrite.js";
-import { type BatchedWrite, writeFinalBatch } from "./finalWriteBatch.js";
-import { FinalWriteBatcher } from "./finalWriteBatcher.js";
+import type { FinalWriteResult } from "./finalWrite.js";
+import type { BatchedWrite } from "./finalWriteBatch.js";
+import { FinalWriteBatcher, type FinalWriteStatements } from "./finalWriteBatcher.js";
 import type { Claim } from "./records.js";
 
-vi.mock("./finalWrite.js", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("./finalWrite.js")>()),
-  writeFinal: vi.fn(),
-}));
-vi.mock("./finalWriteBatch.js", () => ({ writeFinalBatch: vi.fn() }));
-
-const single = vi.mocked(writeFinal);
-const batch = vi.mocked(writeFinalBatch);
-const db = {} as Kysely<EngineTables>;
-const WRITTEN = { held: true, written: true };
+const single = vi.fn<FinalWriteStatements["one"]>();
+const batch = vi.fn<FinalWriteStatements["many"]>();
+const statements: FinalWriteStatements = { one: single, many: batch };
+const WRITTEN: FinalWriteResult = { held: true, written: true };
 
 function run(id: string): BatchedWrite {
   const claim = { objectType: "t", objectId: id, owner: "me", claimCount: 1 } as Claim;
@@ -43,10 +35,10 @@ beforeEach(() => {
 
 describe("FinalWriteBatcher", () => {
   it("writes at once when idle, and batches the writes asked for while one is in flight", async () => {
-    const first = deferred<typeof WRITTEN>();
+    const first = deferred<FinalWriteResult>();
     single.mockReturnValueOnce(first.promise);
-    batch.mockImplementation(async (_db, _type, writes) => writes.map(() => WRITTEN));
-    const batcher = new FinalWriteBatcher(db, "t", 10);
+    batch.mockImplementation(async (writes) => writes.map(() => WRITTEN));
+    const batcher = new FinalWriteBatcher(statements);
 
     const a = batcher.write(run("a"));
     expect(single).toHaveBeenCalledTimes(1);
@@ -56,19 +48,18 @@ describe("FinalWriteBatcher", () => {
 
     expect(await Promise.all([a, ...rest])).toEqual([WRITTEN, WRITTEN, WRITTEN, WRITTEN]);
     expect(batch).toHaveBeenCalledTimes(1);
-    expect(batch.mock.calls[0]?.[2].map((w) => w.claim.objectId)).toEqual(["b", "c", "d"]);
-    expect(batch.mock.calls[0]?.[3]).toBe(10);
+    expect(batch.mock.calls[0]?.[0].map((w) => w.claim.objectId)).toEqual(["b", "c", "d"]);
   });
 
   it("retries a failed batch one write at a time, so only the faulty write fails", async () => {
-    const first = deferred<typeof WRITTEN>();
+    const first = deferred<FinalWriteResult>();
     single.mockReturnValueOnce(first.promise);
     batch.mockRejectedValue(new Error("deadlock detected"));
-    single.mockImplementation(async (_db, claim) => {
-      if (claim.objectId === "bad") throw new Error("bad row");
+    single.mockImplementation(async (write) => {
+      if (write.claim.objectId === "bad") throw new Error("bad row");
       return WRITTEN;
     });
-    const batcher = new FinalWriteBatcher(db, "t", 10);
+    const batcher = new FinalWriteBatcher(statements);
 
     const a = batcher.write(run("a"));
     const good = batcher.write(run("good"));
@@ -78,6 +69,6 @@ describe("FinalWriteBatcher", () => {
     await expect(a).resolves.toEqual(WRITTEN);
     await expect(good).resolves.toEqual(WRITTEN);
     await expect(bad).rejects.toThrow("bad row");
-    expect(single.mock.calls.map((call) => call[1].objectId)).toEqual(["a", "good", "bad"]);
+    expect(single.mock.calls.map((call) => call[0].claim.objectId)).toEqual(["a", "good", "bad"]);
   });
 });

@@ -23,11 +23,7 @@ export class FinalWriteBatcher {
   private readonly queue: Pending[] = [];
   private flushing = false;
 
-  constructor(
-    private readonly db: Kysely<EngineTables>,
-    private readonly objectType: string,
-    private readonly historyLimit: number,
-  ) {}
+  constructor(private readonly statements: FinalWriteStatements) {}
 
   write(write: BatchedWrite): Promise<FinalWriteResult> {
     return new Promise<FinalWriteResult>((resolve, reject) => {
@@ -51,12 +47,7 @@ export class FinalWriteBatcher {
   private async send(batch: Pending[]): Promise<void> {
     if (batch.length > 1) {
       try {
-        const results = await writeFinalBatch(
-          this.db,
-          this.objectType,
-          batch.map((pending) => pending.write),
-          this.historyLimit,
-        );
+        const results = await this.statements.many(batch.map((pending) => pending.write));
         for (const [index, pending] of batch.entries()) pending.resolve(results[index] as FinalWriteResult);
         return;
       } catch {
@@ -64,14 +55,31 @@ export class FinalWriteBatcher {
       }
     }
     await Promise.all(
-      batch.map(({ write, resolve, reject }) =>
-        writeFinal(this.db, write.claim, {
-          expectedVersion: write.expectedVersion,
-          write: write.write,
-          now: write.now,
-          ...(write.keepClaimMs === undefined ? {} : { keepClaimMs: write.keepClaimMs }),
-        }).then(resolve, reject),
-      ),
+      batch.map(({ write, resolve, reject }) => this.statements.one(write).then(resolve, reject)),
     );
   }
+}
+
+/** The statements behind the batcher: one run's final write, and several runs' as one statement. */
+export interface FinalWriteStatements {
+  one(write: BatchedWrite): Promise<FinalWriteResult>;
+  many(writes: readonly BatchedWrite[]): Promise<FinalWriteResult[]>;
+}
+
+/** The final-write statements of one object type on `db`. */
+export function finalWriteStatements(
+  db: Kysely<EngineTables>,
+  objectType: string,
+  historyLimit: number,
+): FinalWriteStatements {
+  return {
+    one: (write) =>
+      writeFinal(db, write.claim, {
+        expectedVersion: write.expectedVersion,
+        write: write.write,
+        now: write.now,
+        ...(write.keepClaimMs === undefined ? {} : { keepClaimMs: write.keepClaimMs }),
+      }),
+    many: (writes) => writeFinalBatch(db, objectType, writes, historyLimit),
+  };
 }

@@ -71,7 +71,8 @@ export function fastTimings(
  */
 export async function writeSimulatedSite(options: {
   dir: string;
-  fleet: Fleet;
+  /** The fleet, or what is known of one running in another process. */
+  fleet: Pick<Fleet, "url" | "factoryDefaults">;
   base: LoadedConfig;
   sections: SimulatedSiteSections;
 }): Promise<string> {

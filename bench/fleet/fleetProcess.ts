@@ -1,0 +1,69 @@
+/**
+ * The simulated side of bench:fleet in a process of its own — the virtual BMCs, the DPU and host agents and
+ * the fleet's registration — so the bench process's CPU and memory are the service's alone. Driven by run.ts
+ * over IPC: sends `fleet` (its URL and factory passwords), then on `service` starts the agents against the
+ * service and registers the fleet as `racksmith simulate` does, answers `figures`, and stops on `stop`.
+ */
+import { ServiceClient } from "@racksmith/server";
+import { generateScenario, registerFleet, startFleet, startSimulatedAgents } from "@racksmith/simulator";
+
+export type ToFleet =
+  | { kind: "service"; url: string; grpcAddress: string; token: string }
+  | { kind: "figures" }
+  | { kind: "stop" };
+
+export interface FleetFigures {
+  redfishRequests: number;
+  agentCalls: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+}
+
+export type FromFleet =
+  | { kind: "fleet"; url: string; factoryDefaults: Record<string, { username: string; password: string }> }
+  | { kind: "registered" }
+  | { kind: "figures"; figures: FleetFigures }
+  | { kind: "stopped" };
+
+const send = (message: FromFleet) => process.send?.(message);
+
+const hosts = Number(process.argv[2]);
+const pollMs = Number(process.argv[3]);
+const cpuStart = process.cpuUsage();
+const fleet = await startFleet({
+  scenario: generateScenario({ hosts, seed: 1 }),
+  service: { taskDurationMs: 50 },
+});
+send({ kind: "fleet", url: fleet.url, factoryDefaults: fleet.factoryDefaults });
+
+let agents: Awaited<ReturnType<typeof startSimulatedAgents>> | undefined;
+process.on("message", async (message: ToFleet) => {
+  if (message.kind === "service") {
+    // Agents listen to their machines' power before the service knows the fleet (see startSimulatedSite).
+    agents = await startSimulatedAgents({
+      fleet,
+      grpcAddress: message.grpcAddress,
+      token: message.token,
+      timing: { pollIntervalMs: pollMs, callTimeoutMs: 30_000 },
+    });
+    await registerFleet(fleet, new ServiceClient(message.url, { token: message.token }), { exclusive: true });
+    send({ kind: "registered" });
+  } else if (message.kind === "figures") {
+    const cpu = process.cpuUsage(cpuStart);
+    const calls = Object.values(agents?.stats.calls ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
+    send({
+      kind: "figures",
+      figures: {
+        redfishRequests: fleet.stats.total,
+        agentCalls: calls,
+        cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
+        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      },
+    });
+  } else {
+    await agents?.stop();
+    await fleet.stop();
+    send({ kind: "stopped" });
+    process.disconnect();
+  }
+});
