@@ -9,8 +9,7 @@
  * until every host is Ready: time to all-Ready, transitions/s, Redfish requests/s the BMCs served, agent
  * calls/s, and the CPU seconds and peak RSS of each process.
  */
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
+import { fork } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -26,6 +25,7 @@ import {
   transitionCount,
   writeSimulatedSite,
 } from "@racksmith/simulator";
+import { nextMessage } from "../shared/childMessages.js";
 import type { FromFleet, ToFleet } from "./fleetProcess.js";
 
 const { values } = parseArgs({
@@ -58,7 +58,7 @@ const fleetProcess = fork(
     execArgv: ["--conditions=@racksmith/source", "--import", "tsx"],
   },
 );
-const fleet = await nextMessage(fleetProcess, "fleet");
+const fleet = await nextMessage<FromFleet, "fleet">(fleetProcess, "fleet");
 const schema = `bench_fleet_${process.pid}`;
 const fast = fastTimings(hosts);
 const configFile = await writeSimulatedSite({
@@ -83,7 +83,7 @@ tell({
   grpcAddress: `${service.grpc.host}:${service.grpc.port}`,
   token: service.adminToken ?? "",
 });
-await nextMessage(fleetProcess, "registered");
+await nextMessage<FromFleet, "registered">(fleetProcess, "registered");
 const registered = Date.now();
 let last = "";
 let ready = 0;
@@ -114,7 +114,7 @@ const transitions = transitionCount(states);
 const counters = await serviceFigures(url);
 const cpu = process.cpuUsage(cpuStart);
 tell({ kind: "figures" });
-const fleetFigures = (await nextMessage(fleetProcess, "figures")).figures;
+const fleetFigures = (await nextMessage<FromFleet, "figures">(fleetProcess, "figures")).figures;
 const figures = {
   hosts,
   database: databaseUrl ? "postgres" : "pglite",
@@ -144,7 +144,7 @@ const figures = {
 };
 // Agents first, so none reports into a closing service.
 tell({ kind: "stop" });
-await nextMessage(fleetProcess, "stopped");
+await nextMessage<FromFleet, "stopped">(fleetProcess, "stopped");
 await service.stop();
 if (databaseUrl) {
   const database = await openDatabase({ url: databaseUrl });
@@ -175,20 +175,4 @@ async function serviceFigures(url: string) {
 
 function tell(message: ToFleet): void {
   fleetProcess.send(message);
-}
-
-async function nextMessage<K extends FromFleet["kind"]>(
-  child: ChildProcess,
-  kind: K,
-): Promise<Extract<FromFleet, { kind: K }>> {
-  const exited = once(child, "exit").then(([code]) => ({ exitCode: code as number | null }));
-  for (;;) {
-    const got = await Promise.race([
-      once(child, "message").then(([message]) => message as FromFleet),
-      exited,
-    ]);
-    if ("exitCode" in got)
-      throw new Error(`the fleet process exited (code ${got.exitCode}) before sending ${kind}`);
-    if (got.kind === kind) return got as Extract<FromFleet, { kind: K }>;
-  }
 }

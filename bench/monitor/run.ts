@@ -3,8 +3,7 @@
  * the CPU and memory printed are the monitor's own (see README.md). A measurement, never part of `npm test`; it
  * asserts nothing.
  */
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
+import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
@@ -28,6 +27,7 @@ import {
   resolveMonitorConfig,
   ServiceProbeCache,
 } from "@racksmith/server";
+import { nextMessage } from "../shared/childMessages.js";
 import type { FleetBmcInfo, FleetMessage } from "./fleetProcess.js";
 
 const { values } = parseArgs({
@@ -56,7 +56,7 @@ const fleetProcess = fork(
     execArgv: ["--conditions=@racksmith/source", "--import", "tsx"],
   },
 );
-const fleet = await nextMessage(fleetProcess, "ready");
+const fleet = await nextMessage<FleetMessage, "ready">(fleetProcess, "ready");
 const databaseUrl = values["database-url"];
 const schema = `bench_monitor_${process.pid}`;
 const database = await openDatabase(databaseUrl ? { url: databaseUrl, schema } : { inMemory: true });
@@ -101,7 +101,9 @@ const client = (id: string, signal?: AbortSignal): RedfishClient => {
 fleetProcess.send("select");
 const byName = new Map(drivers.map((definition) => [definition.name, definition]));
 const chosen = new Map<string, BmcDriverDefinition>();
-for (const [id, name] of Object.entries((await nextMessage(fleetProcess, "selected")).drivers)) {
+for (const [id, name] of Object.entries(
+  (await nextMessage<FleetMessage, "selected">(fleetProcess, "selected")).drivers,
+)) {
   const definition = byName.get(name);
   if (definition) chosen.set(id, definition);
 }
@@ -162,6 +164,8 @@ await timedPass("first pass (the fleet makes each BMC's service)");
 reports = 0;
 await timedPass("second pass");
 console.log(`reports recorded: ${reports}, BmcSensor alerts: ${alerts}`);
+// With --expose-gc, what is really live: a full collection first.
+(globalThis as { gc?: () => void }).gc?.();
 const memory = process.memoryUsage();
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 console.log(
@@ -169,26 +173,11 @@ console.log(
     `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${databaseUrl ? "PostgreSQL" : "in-memory PGlite in the process"})`,
 );
 fleetProcess.send("stats");
-console.log(`fleet: ${JSON.stringify((await nextMessage(fleetProcess, "stats")).stats)}`);
+console.log(
+  `fleet: ${JSON.stringify((await nextMessage<FleetMessage, "stats">(fleetProcess, "stats")).stats)}`,
+);
 await monitor.stop();
 if (databaseUrl) await database.db.schema.dropSchema(schema).ifExists().cascade().execute();
 await database.close();
 fleetProcess.send("stop");
-await nextMessage(fleetProcess, "stopped");
-
-/** The fleet process's next message of this kind (it exits the bench when the process dies first). */
-async function nextMessage<K extends FleetMessage["kind"]>(
-  child: ChildProcess,
-  kind: K,
-): Promise<Extract<FleetMessage, { kind: K }>> {
-  const exited = once(child, "exit").then(([code]) => ({ exitCode: code as number | null }));
-  for (;;) {
-    const got = await Promise.race([
-      once(child, "message").then(([message]) => message as FleetMessage),
-      exited,
-    ]);
-    if ("exitCode" in got)
-      throw new Error(`the fleet process exited (code ${got.exitCode}) before sending ${kind}`);
-    if (got.kind === kind) return got as Extract<FleetMessage, { kind: K }>;
-  }
-}
+await nextMessage<FleetMessage, "stopped">(fleetProcess, "stopped");
