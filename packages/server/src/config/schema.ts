@@ -124,6 +124,12 @@ export const configSchema: SchemaObject = {
           examples: ["racksmith", "site_a"],
           default: "",
         },
+        preparedStatements: {
+          description:
+            "Prepare the statements the service sends again and again (PostgreSQL). Turn off behind a pooler without protocol-level prepared statements (PgBouncer before 1.21 in transaction mode).",
+          type: "boolean",
+          default: true,
+        },
       },
     },
     auth: AUTH_CONFIG_SCHEMA,
@@ -180,7 +186,7 @@ export interface RacksmithConfig {
     agentGrpc?: string;
     tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   };
-  database: { url: string; dataDir: string; schema: string };
+  database: { url: string; dataDir: string; schema: string; preparedStatements: boolean };
   /** Absent: authentication not configured (loopback only, a bootstrap admin token). */
   auth?: AuthConfig;
   engine: Partial<EngineConfig>;
@@ -200,7 +206,7 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   drivers: {},
   healthProbes: {},
   server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051", agentGrpc: "" },
-  database: { url: "", dataDir: ".racksmith/data", schema: "" },
+  database: { url: "", dataDir: ".racksmith/data", schema: "", preparedStatements: true },
   engine: { ...DEFAULT_ENGINE_CONFIG },
   inventory: {},
   siteExplorer: {},

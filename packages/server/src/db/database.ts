@@ -18,6 +18,8 @@ export interface OpenDatabaseOptions {
   schema?: string;
   /** Size of the PostgreSQL connection pool (default 10); LISTEN uses one more, dedicated connection. */
   poolSize?: number;
+  /** PostgreSQL: prepare the statements sent again and again (default true; see `PreparedStatementNames`). */
+  preparedStatements?: boolean;
   logger?: Logger;
 }
 
@@ -53,6 +55,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       url: options.url,
       schema: options.schema,
       poolSize: options.poolSize,
+      preparedStatements: options.preparedStatements,
       logger: options.logger,
     });
   }

@@ -25,6 +25,7 @@ export async function openPostgres(options: {
   url: string;
   schema: string | undefined;
   poolSize?: number;
+  preparedStatements?: boolean | undefined;
   logger?: Logger;
 }): Promise<Database> {
   const description = redactUrl(options.url);
@@ -38,7 +39,11 @@ export async function openPostgres(options: {
   };
   const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
   // Before the first query: every client the pool ever opens must get its error listener.
-  const kyselyPool = resilientPool(pool, { description, logger, prepared: new PreparedStatementNames() });
+  const kyselyPool = resilientPool(pool, {
+    description,
+    logger,
+    ...(options.preparedStatements === false ? {} : { prepared: new PreparedStatementNames() }),
+  });
   // An idle client can fail (server restart); without a handler pg would crash the process.
   pool.on("error", (error) => {
     logger.warn({ database: description, reason: describeCause(error) }, "idle database connection failed");

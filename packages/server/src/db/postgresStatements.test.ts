@@ -143,7 +143,7 @@ describe("DeferredSnapshotDriver", () => {
 
 describe("statements on PostgreSQL", () => {
   it.skipIf(!TEST_DATABASE_URL)(
-    "prepares a statement it sees again, and a deferred snapshot still reads one snapshot",
+    "prepares a statement it sees again (unless told not to), and a deferred snapshot still reads one snapshot",
     async () => {
       const schema = uniqueSchema("prepared");
       const database = await openDatabase({ url: TEST_DATABASE_URL as string, schema, poolSize: 1 });
@@ -174,6 +174,23 @@ describe("statements on PostgreSQL", () => {
           expect((await count()).rows[0]?.n).toBe(1);
         } finally {
           await other.close();
+        }
+
+        // Turned off (a pooler without prepared statements): nothing is prepared, however often it runs.
+        const unprepared = await openDatabase({
+          url: TEST_DATABASE_URL as string,
+          schema,
+          poolSize: 1,
+          preparedStatements: false,
+        });
+        try {
+          const udb = unprepared.db as unknown as Kysely<unknown>;
+          for (let i = 0; i < 3; i++) await sql`SELECT count(*)::int AS n FROM items`.execute(udb);
+          const named = await sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'racksmith_%'`.execute(udb);
+          expect(named.rows[0]?.n).toBe(0);
+        } finally {
+          await unprepared.close();
         }
       } finally {
         await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(database.db);

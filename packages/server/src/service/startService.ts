@@ -117,7 +117,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const dataDir = resolve(loaded.baseDir, overrides.dataDir ?? config.database.dataDir);
     const database = await openDatabase({
       ...(databaseUrl
-        ? { url: databaseUrl, ...(config.database.schema ? { schema: config.database.schema } : {}) }
+        ? {
+            url: databaseUrl,
+            ...(config.database.schema ? { schema: config.database.schema } : {}),
+            preparedStatements: config.database.preparedStatements,
+          }
         : {}),
       ...(inMemory ? { inMemory: true } : { dataDir }),
       logger,
