@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -150,6 +151,32 @@ describe("FileCredentialStore", () => {
     const moved = await rejection(store.get(key));
     expect(moved).toMatchObject({ code: "credential_corrupt" });
     expect(JSON.stringify(moved)).not.toContain(SECRET);
+  });
+
+  it("answers from what it read while the file is unchanged, and follows a file replaced, edited or removed", async () => {
+    const { dir, store } = project();
+    const key = { kind: "bmc", mac: "aa:bb:cc:dd:ee:04" } as const;
+    await store.set(key, { username: "root", password: "first" });
+    const read = await store.get(key);
+    expect(read).toEqual({ username: "root", password: "first" });
+    // What a caller does with its copy is not what the store holds.
+    if (read) read.password = "changed by a caller";
+    expect(await store.get(key)).toEqual({ username: "root", password: "first" });
+
+    // Another process (the CLI) replaces the secret: the next read sees it.
+    const other = new FileCredentialStore({ directory: store.directory, keyFile: join(dir, "key") });
+    await other.set(key, { username: "root", password: "second" });
+    expect(await store.get(key)).toEqual({ username: "root", password: "second" });
+
+    // An edit in place (a file of another size) is read again, and refused when it does not open.
+    const file = join(store.directory, "bmc.AA-BB-CC-DD-EE-04.secret");
+    writeFileSync(file, '{"version":1,');
+    expect(await rejection(store.get(key))).toMatchObject({ code: "credential_corrupt" });
+
+    await other.set(key, { username: "root", password: "third" });
+    expect(await store.get(key)).toEqual({ username: "root", password: "third" });
+    rmSync(file);
+    expect(await store.get(key)).toBeUndefined();
   });
 
   it("refuses a secret sealed with another key, and a missing key while secrets exist", async () => {

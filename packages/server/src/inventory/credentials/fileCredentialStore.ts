@@ -1,4 +1,5 @@
-import { readdir, readFile, unlink } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { BmcCredentials, CredentialKey, CredentialStore } from "../contracts.js";
 import { openSecret, sealSecret } from "./cipher.js";
@@ -41,6 +42,11 @@ export class FileCredentialStore implements CredentialStore {
   readonly directory: string;
   readonly keyFile: string;
   private key: Buffer | undefined;
+  /**
+   * Secrets as last read, with the file they came from: a `get` whose file is unchanged (inode, size, times)
+   * needs one stat, not an open, a read and a decryption — every BMC session asks for its credentials.
+   */
+  private readonly lastRead = new Map<string, { value: BmcCredentials; file: FileIdentity }>();
 
   constructor(options: FileCredentialStoreOptions) {
     this.directory = options.directory;
@@ -52,9 +58,14 @@ export class FileCredentialStore implements CredentialStore {
     const file = this.fileOf(id);
     await assertPrivate(this.directory);
     let text: string;
+    let identity: FileIdentity;
     try {
+      identity = fileIdentity(await stat(file));
+      const known = this.lastRead.get(id);
+      if (known && sameFile(known.file, identity)) return { ...known.value };
       text = await readFile(file, "utf8");
     } catch (error) {
+      this.lastRead.delete(id);
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw new CredentialFileError(file, `cannot read: ${errnoReason(error)}`);
     }
@@ -62,7 +73,9 @@ export class FileCredentialStore implements CredentialStore {
     if (!sealingKey)
       throw new CredentialKeyMissingError(this.keyFile, `is missing; ${file} cannot be decrypted`);
     try {
-      return openSecret(sealingKey, id, text);
+      const value = openSecret(sealingKey, id, text);
+      this.lastRead.set(id, { value: { ...value }, file: identity });
+      return value;
     } catch (error) {
       throw new CredentialCorruptError(
         describeCredentialKey(normalizeCredentialKey(key)),
@@ -76,6 +89,7 @@ export class FileCredentialStore implements CredentialStore {
     const id = credentialKeyId(key);
     const sealingKey = await this.keyForWriting();
     const file = this.fileOf(id);
+    this.lastRead.delete(id);
     try {
       await writePrivateFile(file, sealSecret(sealingKey, id, value));
     } catch (error) {
@@ -84,7 +98,9 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async delete(key: CredentialKey): Promise<void> {
-    const file = this.fileOf(credentialKeyId(key));
+    const id = credentialKeyId(key);
+    const file = this.fileOf(id);
+    this.lastRead.delete(id);
     await assertPrivate(this.directory);
     await unlink(file).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT")
@@ -176,4 +192,20 @@ export class FileCredentialStore implements CredentialStore {
     this.key = await createKeyFile(this.keyFile);
     return this.key;
   }
+}
+
+/** What tells one version of a file from another: a rename over it changes the inode, a write its size or times. */
+interface FileIdentity {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+function fileIdentity(info: Stats): FileIdentity {
+  return { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+}
+
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
