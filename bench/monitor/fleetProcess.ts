@@ -3,19 +3,10 @@
  * monitor's alone. Started by run.ts over an IPC channel: it sends `ready` with the fleet's URL and BMCs, answers
  * `stats` with the fleet's request counters, and stops on `stop`.
  */
-import {
-  type BmcDriverDefinition,
-  collectRegistrations,
-  connectBmc,
-  redfishStandardDriver,
-} from "@racksmith/core";
+import { connectBmc, redfishStandardDriver } from "@racksmith/core";
 import { RedfishClient } from "@racksmith/core/redfish";
-import dell from "@racksmith/driver-dell";
-import hpe from "@racksmith/driver-hpe";
-import lenovo from "@racksmith/driver-lenovo";
-import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
-import supermicro from "@racksmith/driver-supermicro";
 import { generateScenario, startFleet } from "@racksmith/simulator";
+import { vendorDrivers } from "./drivers.js";
 
 export interface FleetBmcInfo {
   id: string;
@@ -64,10 +55,7 @@ process.on("message", async (message: "select" | "stats" | "stop") => {
 
 /** Each BMC's driver by name, 20 BMCs at a time (as the explorer would). */
 async function selectDrivers(): Promise<Record<string, string>> {
-  const drivers: BmcDriverDefinition[] = [];
-  for (const plugin of [dell, hpe, lenovo, supermicro, nvidiaDpu]) {
-    drivers.push(...(await collectRegistrations(plugin)).bmcDrivers);
-  }
+  const drivers = await vendorDrivers();
   const chosen: Record<string, string> = {};
   const queue = [...fleet.bmcs];
   await Promise.all(

@@ -6,18 +6,8 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import {
-  type BmcDriverDefinition,
-  collectRegistrations,
-  redfishStandardDriver,
-  silentLogger,
-} from "@racksmith/core";
+import { type BmcDriverDefinition, redfishStandardDriver, silentLogger } from "@racksmith/core";
 import { RedfishClient } from "@racksmith/core/redfish";
-import dell from "@racksmith/driver-dell";
-import hpe from "@racksmith/driver-hpe";
-import lenovo from "@racksmith/driver-lenovo";
-import nvidiaDpu from "@racksmith/driver-nvidia-dpu";
-import supermicro from "@racksmith/driver-supermicro";
 import {
   BmcMonitor,
   createDriverWithCachedProbe,
@@ -28,6 +18,7 @@ import {
   ServiceProbeCache,
 } from "@racksmith/server";
 import { nextMessage } from "../shared/childMessages.js";
+import { vendorDrivers } from "./drivers.js";
 import type { FleetBmcInfo, FleetMessage } from "./fleetProcess.js";
 
 const { values } = parseArgs({
@@ -42,10 +33,7 @@ const { values } = parseArgs({
 const bmcCount = Number(values.bmcs);
 const concurrency = Number(values.concurrency);
 
-const drivers: BmcDriverDefinition[] = [];
-for (const plugin of [dell, hpe, lenovo, supermicro, nvidiaDpu]) {
-  drivers.push(...(await collectRegistrations(plugin)).bmcDrivers);
-}
+const drivers = await vendorDrivers();
 
 // The fleet process (which inherits it) loads the vendor packages' behaviors from their sources.
 process.env.RACKSMITH_PLUGIN_CONDITIONS ??= "@racksmith/source";

@@ -83,24 +83,13 @@ export const AUTH_CONFIG_SCHEMA: SchemaObject = {
       maximum: 300_000,
       description: `How long a replica trusts that a service-issued token is not revoked before it asks the database again (the replica that revokes it refuses it at once). Default ${DEFAULT_REVOCATION_CHECK_MS}.`,
     },
-    agentCa: {
-      description: `The CA signing agents' machine certificates and the agent listener's (PEM files; replicas with separate data directories share it this way). Default: made by the first start, <dataDir>/${AGENT_CA_CERT_FILE} and ${AGENT_CA_KEY_FILE} (0600).`,
-      type: "object",
-      additionalProperties: false,
-      required: ["certFile", "keyFile"],
-      properties: {
-        certFile: {
-          type: "string",
-          minLength: 1,
-          description: "The CA certificate, PEM (required, no default).",
-        },
-        keyFile: {
-          type: "string",
-          minLength: 1,
-          description: "Its private key, PKCS#8 PEM (required, no default).",
-        },
+    agentCa: pemFilesSchema(
+      `The CA signing agents' machine certificates and the agent listener's (PEM files; replicas with separate data directories share it this way). Default: made by the first start, <dataDir>/${AGENT_CA_CERT_FILE} and ${AGENT_CA_KEY_FILE} (0600).`,
+      {
+        certFile: "The CA certificate, PEM (required, no default).",
+        keyFile: "Its private key, PKCS#8 PEM (required, no default).",
       },
-    },
+    ),
     agentCertificateTtlMs: {
       type: "integer",
       minimum: 5_000,
@@ -182,3 +171,26 @@ export const AUTH_CONFIG_SCHEMA: SchemaObject = {
     },
   },
 };
+
+/**
+ * JSON schema of a certificate and its private key as files (`certFile`, `keyFile`, both required), with
+ * each file's description, plus any `extra` file settings.
+ */
+export function pemFilesSchema(
+  description: string,
+  files: { certFile: string; keyFile: string },
+  extra: Record<string, SchemaObject> = {},
+): SchemaObject {
+  const file = (fileDescription: string): SchemaObject => ({
+    type: "string",
+    minLength: 1,
+    description: fileDescription,
+  });
+  return {
+    description,
+    type: "object",
+    additionalProperties: false,
+    required: ["certFile", "keyFile"],
+    properties: { certFile: file(files.certFile), keyFile: file(files.keyFile), ...extra },
+  };
+}

@@ -1,6 +1,6 @@
 import { DEFAULT_ENGINE_CONFIG, ENGINE_CONFIG_SCHEMA, type EngineConfig } from "@racksmith/core/engine";
 import type { SchemaObject } from "ajv";
-import { AUTH_CONFIG_SCHEMA, type AuthConfig } from "../auth/config.js";
+import { AUTH_CONFIG_SCHEMA, type AuthConfig, pemFilesSchema } from "../auth/config.js";
 import { SITE_EXPLORER_CONFIG_SCHEMA, type SiteExplorerConfig } from "../explorer/configSchema.js";
 import { MONITOR_CONFIG_SCHEMA, type MonitorConfig } from "../health/monitor/config.js";
 import { HEALTH_CONFIG_SCHEMA, type HealthConfig } from "../health/service/config.js";
@@ -65,19 +65,13 @@ export const configSchema: SchemaObject = {
           examples: ["127.0.0.1:50051", "0.0.0.0:50051", "[::1]:50051"],
           default: "127.0.0.1:50051",
         },
-        tls: {
-          description:
-            "TLS for the REST and gRPC listeners (PEM files, relative to the config file). Default: absent, plain HTTP and gRPC (loopback only without an auth section).",
-          type: "object",
-          additionalProperties: false,
-          required: ["certFile", "keyFile"],
-          properties: {
-            certFile: {
-              type: "string",
-              minLength: 1,
-              description: "The certificate chain (required, no default).",
-            },
-            keyFile: { type: "string", minLength: 1, description: "Its private key (required, no default)." },
+        tls: pemFilesSchema(
+          "TLS for the REST and gRPC listeners (PEM files, relative to the config file). Default: absent, plain HTTP and gRPC (loopback only without an auth section).",
+          {
+            certFile: "The certificate chain (required, no default).",
+            keyFile: "Its private key (required, no default).",
+          },
+          {
             clientCaFile: {
               type: "string",
               minLength: 1,
@@ -85,7 +79,7 @@ export const configSchema: SchemaObject = {
                 "A CA every client must present a certificate of (mutual TLS; callers still need a token). Default: none, no client certificate asked for.",
             },
           },
-        },
+        ),
         agentGrpc: {
           description:
             "The agent listener (host:port): the agents' gRPC services over mTLS, each agent with its machine's certificate. Default empty: a free port on server.grpc's host; agents learn it from DiscoverMachine.",
