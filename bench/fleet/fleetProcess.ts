@@ -25,6 +25,9 @@ export type FromFleet =
   | { kind: "figures"; figures: FleetFigures }
   | { kind: "stopped" };
 
+// tsx maps every stack trace to the TypeScript sources, which the built service does not do (every closed
+// connection makes an error whose stack Node reads): the bench runs as the built code would.
+process.setSourceMapsEnabled(false);
 const send = (message: FromFleet) => process.send?.(message);
 
 const hosts = Number(process.argv[2]);

@@ -28,6 +28,9 @@ import {
 import { nextMessage } from "../shared/childMessages.js";
 import type { FromFleet, ToFleet } from "./fleetProcess.js";
 
+// tsx maps every stack trace to the TypeScript sources, which the built service does not do (every closed
+// connection makes an error whose stack Node reads): the bench runs as the built code would.
+process.setSourceMapsEnabled(false);
 const { values } = parseArgs({
   options: {
     hosts: { type: "string", default: "1000" },
@@ -55,7 +58,13 @@ const fleetProcess = fork(
   fileURLToPath(new URL("./fleetProcess.ts", import.meta.url)),
   [String(hosts), String(pollMs)],
   {
-    execArgv: ["--conditions=@racksmith/source", "--import", "tsx"],
+    // A CPU profile of the bench (`node --cpu-prof …`) profiles the fleet process too.
+    execArgv: [
+      "--conditions=@racksmith/source",
+      "--import",
+      "tsx",
+      ...process.execArgv.filter((flag) => flag.startsWith("--cpu-prof")),
+    ],
   },
 );
 const fleet = await nextMessage<FromFleet, "fleet">(fleetProcess, "fleet");

@@ -21,6 +21,9 @@ import { nextMessage } from "../shared/childMessages.js";
 import { vendorDrivers } from "./drivers.js";
 import type { FleetBmcInfo, FleetMessage } from "./fleetProcess.js";
 
+// tsx maps every stack trace to the TypeScript sources, which the built service does not do (every closed
+// connection makes an error whose stack Node reads): the bench runs as the built code would.
+process.setSourceMapsEnabled(false);
 const { values } = parseArgs({
   options: {
     bmcs: { type: "string", default: "2000" },

@@ -82,6 +82,8 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         metrics: context.metrics,
       });
       context.extensions.add(HOST_HEALTH, health);
+      // Each BMC's service description, kept between the monitor's polls and the lifecycle's handler runs.
+      const serviceProbes = new ServiceProbeCache();
       const bmcAccessOptions: BmcAccessOptions = {
         database: context.database.db,
         connector: createBmcConnector(explorerConfig, {
@@ -93,6 +95,7 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         fallback: redfishStandardDriver,
         driverSettings: (definition) => context.host.driverSettings(definition.name),
         logger: context.logger,
+        probes: serviceProbes,
       };
       bound = {
         config,
@@ -114,13 +117,11 @@ export function createLifecycleFeature(options: LifecycleFeatureOptions = {}): S
         fabrics: () => context.extensions.list(INSTANCE_FABRICS),
       });
       const monitorConfig = resolveMonitorConfig(context.config.config.monitor, context.config.baseDir);
-      // The monitor keeps each BMC's service description between passes; the lifecycle describes afresh.
-      const serviceProbes = new ServiceProbeCache();
       const probes = () => context.host.healthProbes().map((probe) => probe.definition);
       const probeSettings = (name: string) => context.host.probeSettings(name);
       const monitor = new BmcMonitor({
         database: database.db,
-        bmcAccess: createBmcAccess({ ...bmcAccessOptions, probes: serviceProbes, keepConnections: false }),
+        bmcAccess: createBmcAccess({ ...bmcAccessOptions, keepConnections: false }),
         serviceProbes,
         recordReport: (machineId, report) => health.recordReport(machineId, report),
         registry: context.metrics,

@@ -118,7 +118,8 @@ export class AgentApi {
         Buffer.from(held.privateKeyPem),
         Buffer.from(held.certificatePem),
       ),
-      { ...CHANNEL_OPTIONS, ...tlsNameOptions(held.address) },
+      // A pool of its own: grpc-js compares a new channel with every one in the shared pool (thousands here).
+      { ...CHANNEL_OPTIONS, ...tlsNameOptions(held.address), "grpc.use_local_subchannel_pool": 1 },
     );
     this.machineClients.set(identity, { serial: held.serial, client });
     return client;

@@ -1,8 +1,9 @@
-import type { webcrypto } from "node:crypto";
+import { KeyObject, type webcrypto } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { InvalidArgumentError } from "@racksmith/core";
 import { ConfigError } from "../../config/index.js";
 import { readOrCreatePrivateFile } from "../privateFile.js";
+import { verifiedRequestKey } from "./agentCsr.js";
+import { agentLeafTbs, certificateSubject, signedCertificatePem } from "./agentLeaf.js";
 import { generateKeys, KEY_ALGORITHM, keysFromPem, privateKeyPem, serialNumber, x509 } from "./x509.js";
 
 /** The URI an agent certificate names its machine by (its SAN), SPIFFE-style. */
@@ -31,10 +32,18 @@ export interface AgentCaFiles {
  * the agent's CSR, so the agent's key never leaves it) and the agent listener's server certificate.
  */
 export class AgentCa {
+  /** The CA's key for node:crypto, which signs agents' certificates without WebCrypto's round trips. */
+  private readonly signingKey: KeyObject;
+  /** The CA's subject as its certificate encodes it: the issuer of every agent certificate. */
+  private readonly issuer: Uint8Array;
+
   private constructor(
     private readonly certificate: x509.X509Certificate,
     private readonly keys: webcrypto.CryptoKeyPair,
-  ) {}
+  ) {
+    this.signingKey = KeyObject.from(keys.privateKey);
+    this.issuer = certificateSubject(new Uint8Array(certificate.rawData));
+  }
 
   /** The CA's certificate (PEM): what agents trust for the service, and the listener for agents. */
   get certificatePem(): string {
@@ -95,24 +104,18 @@ export class AgentCa {
     ttlMs: number,
     now = new Date(),
   ): Promise<string> {
-    let request: x509.Pkcs10CertificateRequest;
-    try {
-      request = new x509.Pkcs10CertificateRequest(csrPem);
-    } catch {
-      throw new InvalidArgumentError("csr_pem: is not a PEM PKCS#10 certificate request");
-    }
-    const verified = await request.verify().catch(() => {
-      throw new InvalidArgumentError("csr_pem: its key or signature algorithm is not supported");
-    });
-    if (!verified) throw new InvalidArgumentError("csr_pem: its signature does not verify");
-    const publicKey = request.publicKey;
-    const certificate = await this.sign({
-      ...machineLeaf(machineId),
-      publicKey,
+    // Every agent boot comes here: plain DER and node:crypto, not @peculiar; the leaf machineLeaf() describes.
+    const subjectPublicKeyInfo = verifiedRequestKey(csrPem);
+    const tbs = agentLeafTbs({
+      serialNumber: Buffer.from(serialNumber(), "hex"),
+      issuer: this.issuer,
       notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
       notAfter: new Date(now.getTime() + ttlMs),
+      commonName: cnSafe(machineId),
+      uri: `${MACHINE_URI_PREFIX}${machineId}`,
+      subjectPublicKeyInfo,
     });
-    return certificate.toString("pem");
+    return signedCertificatePem(tbs, this.signingKey);
   }
 
   /** The agent listener's certificate, for the names and addresses agents reach it by. */

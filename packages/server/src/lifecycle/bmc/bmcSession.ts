@@ -43,7 +43,7 @@ export interface BmcAccessOptions {
   fallback: BmcDriverDefinition;
   driverSettings: (definition: BmcDriverDefinition) => Readonly<Record<string, unknown>> | undefined;
   logger: Logger;
-  /** Keeps each BMC's service description between sessions (the monitor's; the lifecycle describes afresh). */
+  /** Keeps each BMC's service description between sessions (one cache for the service's monitor and lifecycle). */
   probes?: ServiceProbeCache;
   /**
    * False: a session's BMC connections close with it (the monitor's: it is back a minute later, and sockets

@@ -1,6 +1,7 @@
 import type { BmcDriver, BmcDriverDefinition, DriverContext } from "@racksmith/core";
-import { redfishStandardDriver, silentLogger } from "@racksmith/core";
+import { NotSupportedError, redfishStandardDriver, silentLogger } from "@racksmith/core";
 import type { RedfishClient, ServiceProbe } from "@racksmith/core/redfish";
+import { RedfishConnectionError } from "@racksmith/core/redfish";
 import { describe, expect, it } from "vitest";
 import { createDriverWithCachedProbe, ServiceProbeCache } from "./serviceProbeCache.js";
 
@@ -32,7 +33,16 @@ function countingDefinition(withProbe: boolean) {
     ...redfishStandardDriver,
     create: (client: RedfishClient, context: DriverContext) => {
       made.push(context);
-      const driver = { name: "counting", client } as unknown as BmcDriver;
+      const driver = {
+        name: "counting",
+        client,
+        // Fails as told: the cache must forget the BMC's description after anything but lacking support.
+        power: async (outcome: "ok" | "unsupported" | "failed") => {
+          if (outcome === "unsupported") throw new NotSupportedError("power", "no power control here");
+          if (outcome === "failed") throw new RedfishConnectionError("10.0.0.1", "reset");
+          return "done";
+        },
+      } as unknown as BmcDriver;
       if (withProbe) {
         Object.assign(driver, {
           probe: async () => {
@@ -67,5 +77,23 @@ describe("createDriverWithCachedProbe", () => {
     const { definition } = countingDefinition(false);
     await createDriverWithCachedProbe(definition, client, { logger: silentLogger }, cache, "10.0.0.1");
     expect(cache.size).toBe(0);
+  });
+
+  it("forgets the description when an operation fails, but not when the BMC lacks the operation", async () => {
+    const cache = new ServiceProbeCache();
+    const { definition, probes } = countingDefinition(true);
+    const open = () =>
+      createDriverWithCachedProbe(definition, client, { logger: silentLogger }, cache, "10.0.0.1");
+    const power = async (outcome: string) =>
+      ((await open()) as unknown as { power(outcome: string): Promise<string> }).power(outcome);
+    expect(await open()).toMatchObject({ name: "counting" });
+    await expect(power("ok")).resolves.toBe("done");
+    await expect(power("unsupported")).rejects.toBeInstanceOf(NotSupportedError);
+    expect(cache.size).toBe(1);
+    expect(probes()).toBe(1);
+    await expect(power("failed")).rejects.toBeInstanceOf(RedfishConnectionError);
+    expect(cache.size).toBe(0);
+    await open();
+    expect(probes()).toBe(2);
   });
 });
