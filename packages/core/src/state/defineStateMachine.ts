@@ -13,6 +13,8 @@ export type StateHandler<S extends TaggedState, O, K extends S["state"]> = (inpu
 export interface StateMachineDefinition<S extends TaggedState, O> {
   objectType: string;
   load(id: string, db: Kysely<EngineTables>): Promise<O | undefined>;
+  /** `load` reads with one statement: no snapshot transaction around it (see StateMachine). */
+  loadsInOneStatement?: boolean;
   /** One handler per state tag — the compiler checks that none is missing. */
   handlers: { [K in S["state"]]: StateHandler<S, O, K> };
   /** SLA in ms per state tag, or a function of the whole state (for SLAs that depend on a substate). */
@@ -46,5 +48,6 @@ export function defineStateMachine<S extends TaggedState, O>(
     },
     ...(definition.stateLabel ? { stateLabel: definition.stateLabel } : {}),
     ...(definition.slaExempt ? { slaExempt: definition.slaExempt } : {}),
+    ...(definition.loadsInOneStatement ? { loadsInOneStatement: true } : {}),
   };
 }

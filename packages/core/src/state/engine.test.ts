@@ -101,12 +101,15 @@ async function startEngine(
     clock?: () => Date;
     registry?: Registry;
     releaseClaimsAtStart?: boolean;
+    loadsInOneStatement?: boolean;
+    onLoad?: (inTransaction: boolean) => void;
   } = {},
 ): Promise<StateEngine> {
   const registry = options.registry ?? new Registry();
+  const { hook, sla, loadsInOneStatement, onLoad } = options;
   const engine = new StateEngine({
     database: testDb.database,
-    machines: [widgetMachine({ objectType, hook: options.hook, sla: options.sla })],
+    machines: [widgetMachine({ objectType, hook, sla, loadsInOneStatement, onLoad })],
     config: { ...QUIET, ...options.config },
     logger: process.env.DEBUG_ENGINE
       ? {
@@ -200,6 +203,19 @@ describe("StateEngine", () => {
     await untilOutcome(engine, "w_chain", "chain-1", "doNothing");
     expect(runs).toEqual(["new", "assembling", "polishing", "polishing", "done"]);
     expect((await readWidget(testDb.database, "chain-1"))?.assembled).toBe(true);
+  });
+
+  it.each([
+    ["in a read-only snapshot transaction", false],
+    ["without a transaction when it reads in one statement", true],
+  ])("loads the object %s", async (_, loadsInOneStatement) => {
+    const type = loadsInOneStatement ? "w_load_one" : "w_load_trx";
+    const loads: boolean[] = [];
+    const engine = await startEngine(type, { loadsInOneStatement, onLoad: (trx) => void loads.push(trx) });
+    await addWidget(engine, type, `${type}-1`);
+    await untilState(engine, type, `${type}-1`, "done");
+    expect(loads.length).toBeGreaterThan(0);
+    expect(new Set(loads)).toEqual(new Set([!loadsInOneStatement]));
   });
 
   it("runs the states transitions lead to on the claim they kept, up to MAX_CHAINED_RUNS runs per claim", async () => {

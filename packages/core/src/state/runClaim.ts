@@ -43,7 +43,7 @@ type HandlerResult =
 
 /**
  * One claimed object, start to finish: the state comes with the claim; the machine's `load` runs in a
- * short read-only snapshot transaction; the handler runs with no transaction open; then one final write
+ * short read-only snapshot transaction (or as its one statement: `loadsInOneStatement`); the handler runs with no transaction open; then one final write
  * re-checks the claim and the state version and writes state, history, outcome and the deferred writes
  * together. Never rejects. Resolves to the claim it kept for the next state's run (see
  * `RunControl.keepClaim`), else undefined.
@@ -66,11 +66,13 @@ export async function runClaim(
 
   let object: unknown;
   try {
-    object = await rt.database.db
-      .transaction()
-      .setIsolationLevel("repeatable read")
-      .setAccessMode("read only")
-      .execute((trx) => machine.load(claim.objectId, trx));
+    object = machine.loadsInOneStatement
+      ? await machine.load(claim.objectId, rt.database.db)
+      : await rt.database.db
+          .transaction()
+          .setIsolationLevel("repeatable read")
+          .setAccessMode("read only")
+          .execute((trx) => machine.load(claim.objectId, trx));
   } catch (error) {
     control.workDoneAt = Date.now();
     if (!control.abandoned) await fail(error);

@@ -45,6 +45,11 @@ export interface StateMachine<S extends TaggedState = TaggedState, O = unknown> 
   readonly objectType: string;
   /** Reads the object inside the short snapshot transaction; undefined when it no longer exists. */
   load(id: string, db: Kysely<EngineTables>): Promise<O | undefined>;
+  /**
+   * True when `load` reads with one statement: a statement is its own snapshot, so the engine opens no
+   * transaction around it (two round trips fewer per run). Default false.
+   */
+  readonly loadsInOneStatement?: boolean;
   handle(input: HandlerInput<S, O>): Promise<Outcome<S>>;
   /** How long an object may stay in this state before it counts as above SLA (ms); undefined = no SLA. */
   sla?(state: S): number | undefined;

@@ -92,6 +92,9 @@ export function widgetMachine(options: {
   objectType: string;
   hook?: WidgetHook;
   sla?: Partial<Record<WidgetState["state"], number>>;
+  /** Passed through; each load tells `onLoad` whether it ran in a transaction. */
+  loadsInOneStatement?: boolean;
+  onLoad?: (inTransaction: boolean) => void;
 }): StateMachine<WidgetState, Widget> {
   const hook: WidgetHook = (input) => options.hook?.(input);
   const countWrite = (context: HandlerContext<WidgetState>) =>
@@ -104,7 +107,9 @@ export function widgetMachine(options: {
     });
   return defineStateMachine<WidgetState, Widget>({
     objectType: options.objectType,
+    ...(options.loadsInOneStatement ? { loadsInOneStatement: true } : {}),
     async load(id, db) {
+      options.onLoad?.(db.isTransaction);
       const row = await widgetDb(db)
         .selectFrom("widgets")
         .selectAll()

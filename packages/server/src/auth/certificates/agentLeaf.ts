@@ -13,6 +13,7 @@ import {
   TAG,
   TRUE,
   tlv,
+  toPem,
   unsignedInteger,
   x509Time,
 } from "./der.js";
@@ -35,7 +36,7 @@ export interface AgentLeaf {
 /** version [0] EXPLICIT v3 (2). */
 const VERSION_3 = tlv(contextConstructed(0), tlv(TAG.INTEGER, Buffer.from([2])));
 /** ecdsa-with-SHA256, without parameters: the CA's key is always P-256 (KEY_ALGORITHM). */
-const ECDSA_WITH_SHA256 = sequence(objectIdentifier("1.2.840.10045.4.3.2"));
+export const ECDSA_WITH_SHA256 = sequence(objectIdentifier("1.2.840.10045.4.3.2"));
 const COMMON_NAME = objectIdentifier("2.5.4.3");
 /** basicConstraints, critical, cA FALSE (the default, so an empty SEQUENCE). */
 const BASIC_CONSTRAINTS = extension(objectIdentifier("2.5.29.19"), true, sequence());
@@ -87,9 +88,7 @@ export function agentLeafTbs(leaf: AgentLeaf): Buffer {
 
 /** The certificate over `tbs`, signed by the CA's P-256 key (a DER ECDSA-Sig-Value), as PEM. */
 export function signedCertificatePem(tbs: Uint8Array, caKey: KeyObject): string {
-  const certificate = sequence(tbs, ECDSA_WITH_SHA256, bitString(sign("sha256", tbs, caKey)));
-  const lines = certificate.toString("base64").match(/.{1,64}/g) ?? [];
-  return ["-----BEGIN CERTIFICATE-----", ...lines, "-----END CERTIFICATE-----"].join("\n");
+  return toPem("CERTIFICATE", sequence(tbs, ECDSA_WITH_SHA256, bitString(sign("sha256", tbs, caKey))));
 }
 
 /** A certificate's subject, DER, byte for byte: the issuer of what it signs (RFC 5280 name chaining). */

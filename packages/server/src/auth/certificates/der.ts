@@ -180,3 +180,12 @@ export function x509Time(date: Date): Buffer {
     ? tlv(TAG.UTC_TIME, Buffer.from(`${String(year % 100).padStart(2, "0")}${rest}${seconds}Z`, "latin1"))
     : tlv(TAG.GENERALIZED_TIME, Buffer.from(`${String(year).padStart(4, "0")}${rest}${seconds}Z`, "latin1"));
 }
+
+/** DER as PEM under `label`: base64 in lines of 64 characters (RFC 7468). */
+export function toPem(label: string, der: Uint8Array): string {
+  const lines =
+    Buffer.from(der)
+      .toString("base64")
+      .match(/.{1,64}/g) ?? [];
+  return [`-----BEGIN ${label}-----`, ...lines, `-----END ${label}-----`].join("\n");
+}

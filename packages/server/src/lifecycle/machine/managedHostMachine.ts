@@ -59,6 +59,7 @@ export function managedHostLifecycle(
   return defineStateMachine<ManagedHostState, ManagedHostSnapshot>({
     objectType: MANAGED_HOST_OBJECT_TYPE,
     load: loadManagedHost,
+    loadsInOneStatement: true,
     handlers: {
       created: run((step) => handleCreated(step)),
       dpuDiscovering: run(handleDpuDiscovering),
