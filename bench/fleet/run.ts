@@ -1,7 +1,7 @@
 /**
  * Fleet lifecycle benchmark (never part of `npm test`; nothing is asserted, it prints figures):
  *
- *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--poll-ms P] [--timeout-s T] [--json]
+ *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--poll-ms P] [--agent-idle-close-ms I] [--timeout-s T] [--json]
  *
  * A whole simulated site in two processes — this one runs the service (every vendor driver loaded as a plugin)
  * on embedded PGlite or PostgreSQL; fleetProcess.ts runs the virtual BMCs (`@racksmith/simulator` fleet, one
@@ -36,6 +36,8 @@ const { values } = parseArgs({
     hosts: { type: "string", default: "1000" },
     "database-url": { type: "string" },
     "poll-ms": { type: "string" },
+    // The agent listener's server.agentIdleCloseMs (default the service's, 60 s).
+    "agent-idle-close-ms": { type: "string" },
     "timeout-s": { type: "string", default: "3600" },
     json: { type: "boolean", default: false },
   },
@@ -45,6 +47,8 @@ const hosts = Number(values.hosts);
 const pollMs = Number(values["poll-ms"] ?? Math.max(250, hosts * 10));
 const timeoutMs = Number(values["timeout-s"]) * 1000;
 const databaseUrl = values["database-url"];
+const agentIdleCloseMs =
+  values["agent-idle-close-ms"] === undefined ? undefined : Number(values["agent-idle-close-ms"]);
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 // The drivers named in racksmith.yaml load from their TypeScript sources: no build needed (the fleet process
@@ -76,7 +80,11 @@ const configFile = await writeSimulatedSite({
   base: loadConfig({ file: join(root, "racksmith.yaml") }),
   sections: {
     database: databaseUrl ? { url: databaseUrl, schema } : { dataDir: "data" },
-    server: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" },
+    server: {
+      http: "127.0.0.1:0",
+      grpc: "127.0.0.1:0",
+      ...(agentIdleCloseMs === undefined ? {} : { agentIdleCloseMs }),
+    },
     ...fast,
   },
 });
@@ -136,6 +144,7 @@ const figures = {
   redfishRequestsPerSecond: Math.round(fleetFigures.redfishRequests / elapsedS),
   agentCallsPerSecond: Math.round(fleetFigures.agentCalls / elapsedS),
   agentPollMs: pollMs,
+  agentIdleCloseMs: agentIdleCloseMs ?? "default",
   // The service's process (embedded PGlite's thread included) and the fleet's, apart.
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, credentials, Metadata, type ServiceError, status } from "@grpc/grpc-js";
+import { Client, connectivityState, credentials, Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRacksmithProto } from "../api/index.js";
 import { type ServiceHarness, startServiceHarness } from "../testing/index.js";
@@ -102,7 +102,11 @@ describe("agents over mTLS", () => {
     const files = { certFile: join(dir, "ca.pem"), keyFile: join(dir, "ca-key.pem") };
     ca = await AgentCa.open({ ...files, create: true });
     api = await startServiceHarness({
-      config: { auth: { agentCa: files, agentCertificateTtlMs: 3_600_000 } },
+      // Idle agent connections close after a second here (60 s by default): see the last test.
+      config: {
+        auth: { agentCa: files, agentCertificateTtlMs: 3_600_000 },
+        server: { agentIdleCloseMs: 1_000 },
+      },
     });
     for (const [id, serial] of [
       ["host-1", "SN-1"],
@@ -210,5 +214,19 @@ describe("agents over mTLS", () => {
     const huge = await unary(mtlsClient(pair), "RenewAgentCertificate", { csrPem: "x".repeat(9000) });
     expect(huge.code).toBe(status.INVALID_ARGUMENT);
     expect(huge.details).toContain("8192");
+  });
+
+  it("closes an agent's connection once it made no call for agentIdleCloseMs; the next call reconnects", async () => {
+    const { pair } = await discover("SN-2");
+    const client = mtlsClient(pair);
+    expect((await unary(client, "AgentControl", { machineId: "host-2" })).code).toBe(status.OK);
+    const channel = client.getChannel();
+    expect(channel.getConnectivityState(false)).toBe(connectivityState.READY);
+    // The listener's idle timer closes the connection (GOAWAY): the channel leaves READY by itself.
+    await new Promise<void>((left) =>
+      channel.watchConnectivityState(connectivityState.READY, Number.POSITIVE_INFINITY, () => left()),
+    );
+    expect(channel.getConnectivityState(false)).toBe(connectivityState.IDLE);
+    expect((await unary(client, "AgentControl", { machineId: "host-2" })).code).toBe(status.OK);
   });
 });

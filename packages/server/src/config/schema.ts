@@ -88,6 +88,14 @@ export const configSchema: SchemaObject = {
           examples: ["0.0.0.0:50052"],
           default: "",
         },
+        agentIdleCloseMs: {
+          description:
+            "The agent listener closes an agent's connection after it made no call for this long (ms); the agent reconnects at its next call. Each open agent connection holds ~70 KB of TLS and HTTP/2 state and a file descriptor. 0: never close.",
+          type: "integer",
+          minimum: 0,
+          maximum: 2_147_483_647,
+          default: 60_000,
+        },
       },
     },
     database: {
@@ -178,6 +186,7 @@ export interface RacksmithConfig {
     http: string;
     grpc: string;
     agentGrpc?: string;
+    agentIdleCloseMs?: number;
     tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   };
   database: { url: string; dataDir: string; schema: string; preparedStatements: boolean };
@@ -199,7 +208,7 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   plugins: [],
   drivers: {},
   healthProbes: {},
-  server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051", agentGrpc: "" },
+  server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051", agentGrpc: "", agentIdleCloseMs: 60_000 },
   database: { url: "", dataDir: ".racksmith/data", schema: "", preparedStatements: true },
   engine: { ...DEFAULT_ENGINE_CONFIG },
   inventory: {},

@@ -14,7 +14,7 @@ import {
   shutdownGrpcServer,
 } from "../api/index.js";
 import { type AccessRule, agentListenerCredentials, isLoopbackHost, setupAuth } from "../auth/index.js";
-import { ConfigError, type LoadedConfig } from "../config/index.js";
+import { ConfigError, DEFAULT_CONFIG, type LoadedConfig } from "../config/index.js";
 import {
   assertMigrated,
   type Database,
@@ -230,7 +230,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     // The agent listener: the agents' services over mTLS, each agent known by its machine certificate.
     const agentModules = grpcModules.filter((module) => module.agentFacing);
-    const agentApi = createGrpcServer(context, agentModules, auth.gate, { agentListener: true });
+    const agentApi = createGrpcServer(context, agentModules, auth.gate, {
+      agentListener: true,
+      idleCloseMs: config.server.agentIdleCloseMs ?? DEFAULT_CONFIG.server.agentIdleCloseMs,
+    });
     const agentCredentials = await agentListenerCredentials(auth.agentCa, agentGrpc.host);
     const agentPort = await new Promise<number>((done, fail) =>
       agentApi.server.bindAsync(formatListenAddress(agentGrpc), agentCredentials, (error, port) =>

@@ -36,6 +36,8 @@ export interface GrpcServerOptions {
    * by the client certificate TLS verified.
    */
   agentListener?: boolean;
+  /** Closes a connection that made no call for this long (ms); undefined or 0: never. */
+  idleCloseMs?: number;
 }
 
 /** A feature's gRPC service: its proto file (under `proto/`), full service name, handlers and request limits. */
@@ -143,6 +145,7 @@ export function createGrpcServer(
     // grpc-js limits received messages per server: the largest a method accepts; each is held to its own.
     "grpc.max_receive_message_length": Math.max(...services.map((service) => service.maxRequestBytes)),
     interceptors: [boundedStatusDetails],
+    ...(options.idleCloseMs ? { "grpc.max_connection_idle_ms": options.idleCloseMs } : {}),
   });
   // Node's 64 KiB HTTP/2 windows make a big request crawl at one window per round trip, starving its connection.
   raiseReceiveWindows(server);
