@@ -6,6 +6,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { getHeapStatistics } from "node:v8";
 import { type BmcDriverDefinition, redfishStandardDriver, silentLogger } from "@racksmith/core";
 import { RedfishClient } from "@racksmith/core/redfish";
 import {
@@ -161,7 +162,8 @@ const memory = process.memoryUsage();
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 console.log(
   `monitor process: heap used ${mb(memory.heapUsed)} of ${mb(memory.heapTotal)} MB, buffers ${mb(memory.arrayBuffers)} MB, RSS now ${mb(memory.rss)} MB, peak ` +
-    `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${databaseUrl ? "PostgreSQL" : "in-memory PGlite in the process"})`,
+    `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${databaseUrl ? "PostgreSQL" : "in-memory PGlite in the process"}; ` +
+    `V8 heap limit ${mb(getHeapStatistics().heap_size_limit)} MB)`,
 );
 fleetProcess.send("stats");
 console.log(

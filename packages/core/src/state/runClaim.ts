@@ -43,9 +43,9 @@ type HandlerResult =
 
 /**
  * One claimed object, start to finish: the state comes with the claim; the machine's `load` runs in a
- * short read-only snapshot transaction (or as its one statement: `loadsInOneStatement`); the handler runs with no transaction open; then one final write
- * re-checks the claim and the state version and writes state, history, outcome and the deferred writes
- * together. Never rejects. Resolves to the claim it kept for the next state's run (see
+ * short read-only snapshot transaction (or alone, when it is one statement: `loadsInOneStatement`); the
+ * handler runs with no transaction open; then one final write re-checks the claim and the state version and
+ * writes state, history, outcome and the deferred writes together. Never rejects. Resolves to the claim it kept for the next state's run (see
  * `RunControl.keepClaim`), else undefined.
  */
 export async function runClaim(
