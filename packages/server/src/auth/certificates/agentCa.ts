@@ -104,18 +104,12 @@ export class AgentCa {
     ttlMs: number,
     now = new Date(),
   ): Promise<string> {
-    // Every agent boot comes here: plain DER and node:crypto, not @peculiar; the leaf machineLeaf() describes.
-    const subjectPublicKeyInfo = verifiedRequestKey(csrPem);
-    const tbs = agentLeafTbs({
-      serialNumber: Buffer.from(serialNumber(), "hex"),
-      issuer: this.issuer,
-      notBefore: new Date(now.getTime() - CLOCK_SKEW_MS),
-      notAfter: new Date(now.getTime() + ttlMs),
-      commonName: cnSafe(machineId),
-      uri: `${MACHINE_URI_PREFIX}${machineId}`,
-      subjectPublicKeyInfo,
-    });
-    return signedCertificatePem(tbs, this.signingKey);
+    return this.machineCertificate(
+      machineId,
+      verifiedRequestKey(csrPem),
+      new Date(now.getTime() - CLOCK_SKEW_MS),
+      new Date(now.getTime() + ttlMs),
+    );
   }
 
   /** The agent listener's certificate, for the names and addresses agents reach it by. */
@@ -142,13 +136,33 @@ export class AgentCa {
   /** A machine certificate signed by this CA, for tests: any validity (an expired one too). */
   async issueForTest(machineId: string, notBefore: Date, notAfter: Date): Promise<IssuedPair> {
     const keys = await generateKeys();
-    const certificate = await this.sign({
-      ...machineLeaf(machineId),
-      publicKey: keys.publicKey,
+    const publicKey = KeyObject.from(keys.publicKey).export({ type: "spki", format: "der" });
+    return {
+      certificatePem: this.machineCertificate(machineId, publicKey, notBefore, notAfter),
+      privateKeyPem: privateKeyPem(keys.privateKey),
+    };
+  }
+
+  /**
+   * A machine's client certificate over its public key: plain DER and node:crypto, not @peculiar (every agent
+   * boot comes here); the machine is named by the CN and a SAN URI.
+   */
+  private machineCertificate(
+    machineId: string,
+    subjectPublicKeyInfo: Uint8Array,
+    notBefore: Date,
+    notAfter: Date,
+  ): string {
+    const tbs = agentLeafTbs({
+      serialNumber: Buffer.from(serialNumber(), "hex"),
+      issuer: this.issuer,
       notBefore,
       notAfter,
+      commonName: cnSafe(machineId),
+      uri: `${MACHINE_URI_PREFIX}${machineId}`,
+      subjectPublicKeyInfo,
     });
-    return { certificatePem: certificate.toString("pem"), privateKeyPem: privateKeyPem(keys.privateKey) };
+    return signedCertificatePem(tbs, this.signingKey);
   }
 
   /** A leaf certificate: not a CA, signing only, for one use, with its alternative names. */
@@ -179,15 +193,6 @@ interface LeafCertificate {
   publicKey: x509.PublicKeyType;
   notBefore: Date;
   notAfter: Date;
-}
-
-/** What a machine's client certificate says: the machine, by CN and by its SAN URI. */
-function machineLeaf(machineId: string): Pick<LeafCertificate, "subject" | "usage" | "altNames"> {
-  return {
-    subject: `CN=${cnSafe(machineId)}`,
-    usage: x509.ExtendedKeyUsage.clientAuth,
-    altNames: [{ type: "url", value: `${MACHINE_URI_PREFIX}${machineId}` }],
-  };
 }
 
 /** Machine ids are plain; anything that would need escaping in a distinguished name is dropped. */
