@@ -73,7 +73,7 @@ export class BmcMonitorMetrics {
       next.add(key);
     }
     for (const key of series.sensors) if (!next.has(key)) this.sensorReading.remove(sensorLabels(bmc, key));
-    series.sensors = next;
+    series.sensors = next.size > 0 ? next : NONE;
   }
 
   setFirmware(bmc: MonitoredBmc, components: readonly FirmwareComponent[]): void {
@@ -86,13 +86,14 @@ export class BmcMonitorMetrics {
     }
     for (const key of series.firmware)
       if (!next.has(key)) this.firmwareVersion.remove(firmwareLabels(bmc, key));
-    series.firmware = next;
+    series.firmware = next.size > 0 ? next : NONE;
   }
 
   countError(bmc: MonitoredBmc, kind: CollectionKind, code: string): void {
     const key = join(kind, code);
     this.errors.inc(errorLabels(bmc, key));
-    this.of(bmc).errors.add(key);
+    const series = this.of(bmc);
+    if (!series.errors.has(key)) series.errors = new Set(series.errors).add(key);
   }
 
   /** Drops every series of machines not in `present` (deleted machines). */
@@ -118,7 +119,7 @@ export class BmcMonitorMetrics {
       series = undefined;
     }
     if (!series) {
-      series = { bmc: { ...bmc }, sensors: new Set(), firmware: new Set(), errors: new Set() };
+      series = { bmc: { ...bmc }, sensors: NONE, firmware: NONE, errors: NONE };
       this.series.set(bmc.machineId, series);
     }
     return series;
@@ -127,10 +128,13 @@ export class BmcMonitorMetrics {
 
 interface MachineSeries {
   bmc: MonitoredBmc;
-  sensors: Set<string>;
-  firmware: Set<string>;
-  errors: Set<string>;
+  sensors: ReadonlySet<string>;
+  firmware: ReadonlySet<string>;
+  errors: ReadonlySet<string>;
 }
+
+/** What a machine without series of a kind holds: most have no firmware or error series most of the time. */
+const NONE: ReadonlySet<string> = new Set();
 
 const SEPARATOR = "\u0000";
 const join = (...parts: string[]): string => parts.join(SEPARATOR);

@@ -232,7 +232,17 @@ describe("BmcMonitor.runOnce", () => {
     const serviceProbes = new ServiceProbeCache();
     const described = ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.9"];
     for (const address of described)
-      serviceProbes.set(address, { vendor: address } as unknown as ServiceProbe);
+      serviceProbes.set(address, {
+        serviceRoot: { "@odata.id": "/redfish/v1", Id: "RootService", Name: address },
+        vendor: address,
+        product: undefined,
+        oemKeys: [],
+        metadata: undefined,
+        systemIds: [],
+        managerIds: [],
+        chassisIds: [],
+        diagnostics: [],
+      } satisfies ServiceProbe);
     const { monitor } = monitorWith({ serviceProbes });
 
     const result = await monitor.runOnce({ tasks: ["sensors", "firmware"] });

@@ -71,8 +71,11 @@ export class BmcMonitor {
   readonly registry: Registry;
   private readonly clock: () => Date;
   private readonly random: () => number;
-  /** Per machine: when each task (and `probe:<name>:<kind>`) last ran (epoch ms). */
-  private readonly lastRun = new Map<string, Map<string, number>>();
+  /**
+   * Per machine: when each task (and `probe:<name>:<kind>`) last ran (epoch ms), in a plain object (at 10,000
+   * BMCs a Map per machine weighed several times more).
+   */
+  private readonly lastRun = new Map<string, Record<string, number>>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<MonitorPassResult> | undefined;
   private stopped = true;
@@ -174,7 +177,7 @@ export class BmcMonitor {
     const now = this.clock();
     const last = this.lastRunOf(machine.id);
     const due = (key: string, intervalMs: number): boolean =>
-      !onlyDue || now.getTime() - (last.get(key) ?? Number.NEGATIVE_INFINITY) >= intervalMs;
+      !onlyDue || now.getTime() - (last[key] ?? Number.NEGATIVE_INFINITY) >= intervalMs;
     const jobs: Array<{ key: string; kind: CollectionKind; run: (bmc: MonitorBmc) => Promise<void> }> = [];
     const bmcId: MonitoredBmc = { machineId: machine.id, bmcMac: machine.bmc_mac, serial: machine.serial };
     if (tasks.has("sensors") && due("sensors", config.sensorIntervalMs)) {
@@ -218,7 +221,7 @@ export class BmcMonitor {
         const started = performance.now();
         try {
           await job.run(bmc);
-          last.set(job.key, now.getTime());
+          last[job.key] = now.getTime();
         } catch (error) {
           errors += 1;
           this.failed(machine, job.kind, error);
@@ -282,10 +285,10 @@ export class BmcMonitor {
     );
   }
 
-  private lastRunOf(machineId: string): Map<string, number> {
+  private lastRunOf(machineId: string): Record<string, number> {
     let last = this.lastRun.get(machineId);
     if (!last) {
-      last = new Map();
+      last = {};
       this.lastRun.set(machineId, last);
     }
     return last;

@@ -5,7 +5,27 @@ import { RedfishConnectionError } from "@racksmith/core/redfish";
 import { describe, expect, it } from "vitest";
 import { createDriverWithCachedProbe, ServiceProbeCache } from "./serviceProbeCache.js";
 
-const probeOf = (vendor: string) => ({ vendor }) as unknown as ServiceProbe;
+/** A BMC's description as `probeService` makes it: its own objects, equal to another BMC's where alike. */
+const probeOf = (vendor: string, uuid = "4c4c4544-0000-1000-8000-000000000001"): ServiceProbe => ({
+  serviceRoot: {
+    "@odata.id": "/redfish/v1",
+    "@odata.type": "#ServiceRoot.v1_5_0.ServiceRoot",
+    Id: "RootService",
+    UUID: uuid,
+    Vendor: vendor,
+    Systems: { "@odata.id": "/redfish/v1/Systems" },
+    Links: { Sessions: { "@odata.id": "/redfish/v1/SessionService/Sessions" } },
+    ProtocolFeaturesSupported: { ExpandQuery: { Levels: true, MaxLevels: 1 } },
+  },
+  vendor,
+  product: "iDRAC",
+  oemKeys: ["Dell"],
+  metadata: { namespaces: ["ServiceRoot.v1_5_0"], oemNamespaces: ["DellOem"], oemPrefixes: ["Dell"] },
+  systemIds: ["System.Embedded.1"],
+  managerIds: ["iDRAC.Embedded.1"],
+  chassisIds: ["System.Embedded.1"],
+  diagnostics: [],
+});
 
 describe("ServiceProbeCache", () => {
   it("keeps a description until its time is up, and forgets deleted and departed BMCs", () => {
@@ -22,6 +42,24 @@ describe("ServiceProbeCache", () => {
     cache.delete("10.0.0.2");
     cache.retain(new Set(["10.0.0.1", "10.0.0.2"]));
     expect(cache.size).toBe(0);
+  });
+
+  it("keeps descriptions frozen, sharing what two BMCs have in common", () => {
+    const cache = new ServiceProbeCache();
+    cache.set("10.0.0.1", probeOf("Dell", "uuid-1"));
+    cache.set("10.0.0.2", probeOf("Dell", "uuid-2"));
+    const [first, second] = [cache.get("10.0.0.1"), cache.get("10.0.0.2")];
+    expect(first).toEqual(probeOf("Dell", "uuid-1"));
+    expect(second?.serviceRoot.UUID).toBe("uuid-2");
+    expect(first?.serviceRoot).not.toBe(second?.serviceRoot);
+    expect(first?.serviceRoot.Links).toBe(second?.serviceRoot.Links);
+    expect(first?.metadata).toBe(second?.metadata);
+    expect(first?.systemIds).toBe(second?.systemIds);
+    expect(() => {
+      (first?.serviceRoot.Systems as { "@odata.id": string })["@odata.id"] = "/elsewhere";
+    }).toThrow(TypeError);
+    expect(() => first?.chassisIds.push("Other")).toThrow(TypeError);
+    expect(second?.serviceRoot.Systems?.["@odata.id"]).toBe("/redfish/v1/Systems");
   });
 });
 

@@ -5,6 +5,7 @@ import {
   NotSupportedError,
 } from "@racksmith/core";
 import type { RedfishClient, ServiceProbe } from "@racksmith/core/redfish";
+import { StructureSharing } from "./sharedStructure.js";
 
 /** How long a BMC's service description is trusted: a firmware update may change it, a pass must not. */
 export const SERVICE_PROBE_TTL_MS = 3_600_000;
@@ -14,9 +15,12 @@ export const SERVICE_PROBE_TTL_MS = 3_600_000;
  * neither the BMC monitor's polls nor the lifecycle's handler runs read five resources again before their first
  * operation (bench/fleet: 235 of a host's 406 requests were such descriptions). An entry expires after `ttlMs`,
  * and a failed operation drops it (`createDriverWithCachedProbe`), so the next contact describes the BMC afresh.
+ * What is kept is frozen, and shares every part equal to another BMC's (`StructureSharing`): the drivers read a
+ * description, they never change it.
  */
 export class ServiceProbeCache {
   private readonly entries = new Map<string, { probe: ServiceProbe; at: number }>();
+  private readonly sharing = new StructureSharing();
 
   constructor(
     private readonly ttlMs: number = SERVICE_PROBE_TTL_MS,
@@ -34,7 +38,7 @@ export class ServiceProbeCache {
   }
 
   set(address: string, probe: ServiceProbe): void {
-    this.entries.set(address, { probe, at: this.now() });
+    this.entries.set(address, { probe: this.kept(probe), at: this.now() });
   }
 
   delete(address: string): void {
@@ -48,6 +52,21 @@ export class ServiceProbeCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private kept(probe: ServiceProbe): ServiceProbe {
+    const { sharing } = this;
+    return {
+      serviceRoot: sharing.shareMembers(probe.serviceRoot),
+      vendor: sharing.share(probe.vendor),
+      product: sharing.share(probe.product),
+      oemKeys: sharing.share(probe.oemKeys),
+      metadata: sharing.share(probe.metadata),
+      systemIds: sharing.share(probe.systemIds),
+      managerIds: sharing.share(probe.managerIds),
+      chassisIds: sharing.share(probe.chassisIds),
+      diagnostics: sharing.share(probe.diagnostics),
+    };
   }
 }
 
