@@ -109,3 +109,27 @@ export function keptClaim(claim: Claim, next: TaggedState, expectedVersion: numb
     current: { state: next, version: expectedVersion + 1, enteredAt: now },
   };
 }
+
+/**
+ * Whether a final write is in the database. Asked when its statement had no answer (the connection was lost,
+ * maybe after the commit) or found its claim gone (the claim a committed write ended, when the write is sent
+ * again): the write's own traces — its outcome on the object, its history row, or the object gone — tell.
+ */
+export async function finalWriteLanded(
+  db: Kysely<EngineTables>,
+  claim: Claim,
+  options: { expectedVersion: number; write: StateWrite; now: Date },
+): Promise<boolean> {
+  const { write } = options;
+  const key = sql`object_type = ${claim.objectType} AND object_id = ${claim.objectId}`;
+  const trace =
+    write.kind === "delete"
+      ? sql`NOT EXISTS (SELECT 1 FROM state_objects WHERE ${key})`
+      : write.kind === "outcome"
+        ? sql`EXISTS (SELECT 1 FROM state_objects WHERE ${key} AND version = ${options.expectedVersion}::bigint
+            AND outcome = ${JSON.stringify(write.outcome)}::jsonb)`
+        : sql`EXISTS (SELECT 1 FROM state_history WHERE ${key} AND version = ${options.expectedVersion + 1}::bigint
+            AND entered_at = ${options.now}::timestamptz)`;
+  const { rows } = await sql<{ landed: boolean }>`SELECT ${trace} AS landed`.execute(db);
+  return rows[0]?.landed === true;
+}

@@ -1,7 +1,7 @@
 import { openTestDatabase, type TestDatabase } from "@racksmith/server/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HISTORY_TRIM_EVERY, type StateWrite, writeFinal } from "./finalWrite.js";
+import { finalWriteLanded, HISTORY_TRIM_EVERY, type StateWrite, writeFinal } from "./finalWrite.js";
 import { type BatchedWrite, writeFinalBatch } from "./finalWriteBatch.js";
 import { claimDue, enqueueObject } from "./queue.js";
 import type { Claim } from "./records.js";
@@ -188,5 +188,44 @@ describe("writeFinalBatch", () => {
     const results = await writeFinalBatch(db, "all_lost", runs, HISTORY_LIMIT);
     expect(results).toEqual(runs.map(() => ({ held: false, written: false })));
     expect(await snapshot("all_lost")).toEqual(before);
+  });
+});
+
+describe("finalWriteLanded", () => {
+  const landedAll = (runs: readonly BatchedWrite[]) =>
+    Promise.all(runs.map((run) => finalWriteLanded(testDb.database.db, run.claim, run)));
+
+  it("finds every write a single statement wrote, and none it did not (claim lost, version moved)", async () => {
+    const db = testDb.database.db;
+    const runs = await claimedRuns("landed_one");
+    expect(await landedAll(runs)).toEqual(runs.map(() => false));
+    const written = [];
+    for (const run of runs) {
+      const result = await writeFinal(db, run.claim, {
+        expectedVersion: run.expectedVersion,
+        write: run.write,
+        now: run.now,
+        ...(run.keepClaimMs === undefined ? {} : { keepClaimMs: run.keepClaimMs }),
+      });
+      written.push(result.written);
+    }
+    expect(written).toContain(false);
+    expect(await landedAll(runs)).toEqual(written);
+  });
+
+  it("finds every write of a batch the same way", async () => {
+    const runs = await claimedRuns("landed_batch");
+    const results = await writeFinalBatch(testDb.database.db, "landed_batch", runs, HISTORY_LIMIT);
+    expect(await landedAll(runs)).toEqual(results.map((result) => result.written));
+  });
+
+  it("finds a deletion by the object being gone", async () => {
+    const db = testDb.database.db;
+    const [run] = await claimedRuns("landed_delete");
+    if (!run) throw new Error("no run claimed");
+    const deletion = { ...run, write: { kind: "delete" } as const };
+    expect(await finalWriteLanded(db, run.claim, deletion)).toBe(false);
+    expect(await writeFinal(db, run.claim, deletion)).toEqual({ held: true, written: true });
+    expect(await finalWriteLanded(db, run.claim, deletion)).toBe(true);
   });
 });

@@ -6,7 +6,8 @@ import type { Claim } from "./records.js";
 
 const single = vi.fn<FinalWriteStatements["one"]>();
 const batch = vi.fn<FinalWriteStatements["many"]>();
-const statements: FinalWriteStatements = { one: single, many: batch };
+const landed = vi.fn<FinalWriteStatements["landed"]>();
+const statements: FinalWriteStatements = { one: single, many: batch, landed };
 const WRITTEN: FinalWriteResult = { held: true, written: true };
 
 function run(id: string): BatchedWrite {
@@ -31,6 +32,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 beforeEach(() => {
   single.mockReset();
   batch.mockReset();
+  landed.mockReset();
+  landed.mockResolvedValue(false);
 });
 
 describe("FinalWriteBatcher", () => {
@@ -70,5 +73,51 @@ describe("FinalWriteBatcher", () => {
     await expect(good).resolves.toEqual(WRITTEN);
     await expect(bad).rejects.toThrow("bad row");
     expect(single.mock.calls.map((call) => call[0].claim.objectId)).toEqual(["a", "good", "bad"]);
+  });
+
+  it.each([
+    ["no answer, landed (committed before the connection was lost)", "lost", true, WRITTEN],
+    ["no answer, not landed", "lost", false, "connection lost"],
+    ["claim gone, landed (a committed batch sent again)", "gone", true, WRITTEN],
+    ["claim gone, not landed (another run holds it)", "gone", false, { held: false, written: false }],
+    ["held, version moved: no need to look", "moved", true, { held: true, written: false }],
+  ] as const)(
+    "reports a write by what is in the database when its answer says too little: %s",
+    async (_name, answer, inDatabase, expected) => {
+      single.mockImplementation(async () => {
+        if (answer === "lost") throw new Error("connection lost");
+        return { held: answer === "moved", written: false };
+      });
+      landed.mockResolvedValue(inDatabase);
+      const outcome = new FinalWriteBatcher(statements).write(run("a"));
+      if (typeof expected === "string") await expect(outcome).rejects.toThrow(expected);
+      else await expect(outcome).resolves.toEqual(expected);
+      expect(landed).toHaveBeenCalledTimes(answer === "moved" ? 0 : 1);
+    },
+  );
+
+  it("looks for each write of a batch that failed as a whole and whose writes then find their claims gone", async () => {
+    const first = deferred<FinalWriteResult>();
+    single.mockReturnValueOnce(first.promise);
+    batch.mockRejectedValue(new Error("Connection terminated unexpectedly"));
+    single.mockResolvedValue({ held: false, written: false });
+    landed.mockImplementation(async (write) => write.claim.objectId !== "taken");
+    const batcher = new FinalWriteBatcher(statements);
+
+    const a = batcher.write(run("a"));
+    const committed = batcher.write(run("committed"));
+    const taken = batcher.write(run("taken"));
+    first.resolve(WRITTEN);
+
+    await expect(a).resolves.toEqual(WRITTEN);
+    await expect(committed).resolves.toEqual(WRITTEN);
+    await expect(taken).resolves.toEqual({ held: false, written: false });
+    expect(landed.mock.calls.map((call) => call[0].claim.objectId)).toEqual(["committed", "taken"]);
+  });
+
+  it("reports the statement's own error when the look for the write fails too", async () => {
+    single.mockRejectedValue(new Error("connection lost"));
+    landed.mockRejectedValue(new Error("still down"));
+    await expect(new FinalWriteBatcher(statements).write(run("a"))).rejects.toThrow("connection lost");
   });
 });

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { EngineTables } from "./database.js";
-import { type FinalWriteResult, writeFinal } from "./finalWrite.js";
+import { type FinalWriteResult, finalWriteLanded, writeFinal } from "./finalWrite.js";
 import { type BatchedWrite, writeFinalBatch } from "./finalWriteBatch.js";
 
 interface Pending {
@@ -17,7 +17,9 @@ export const MAX_WRITE_BATCH = 64;
  * the writes asked for while one is in flight wait for it and then go together as one statement (one round
  * trip, one commit). An idle engine thus writes with no added latency, a busy one in batches as large as
  * the runs that finished during one write. A batch that fails as a whole (a deadlock with another statement,
- * say) is retried one write at a time, so each run gets its own result or error.
+ * say) is retried one write at a time, so each run gets its own result or error. A write that got no answer, or
+ * found its claim gone, is looked for before it is reported so: a commit whose answer was lost with the
+ * connection has ended the claim, and is not a claim lost to another run.
  */
 export class FinalWriteBatcher {
   private readonly queue: Pending[] = [];
@@ -54,16 +56,32 @@ export class FinalWriteBatcher {
         // Nothing of the batch was written (one statement): each write on its own says what is wrong.
       }
     }
-    await Promise.all(
-      batch.map(({ write, resolve, reject }) => this.statements.one(write).then(resolve, reject)),
-    );
+    await Promise.all(batch.map((pending) => this.sendOne(pending)));
+  }
+
+  private async sendOne({ write, resolve, reject }: Pending): Promise<void> {
+    let result: FinalWriteResult | undefined;
+    let failure: unknown;
+    try {
+      result = await this.statements.one(write);
+    } catch (error) {
+      failure = error;
+    }
+    if (result?.held) return resolve(result);
+    if (await this.statements.landed(write).catch(() => false)) return resolve({ held: true, written: true });
+    if (result) resolve(result);
+    else reject(failure);
   }
 }
 
-/** The statements behind the batcher: one run's final write, and several runs' as one statement. */
+/**
+ * The statements behind the batcher: one run's final write, several runs' as one statement, and whether a
+ * write is in the database (`finalWriteLanded`).
+ */
 export interface FinalWriteStatements {
   one(write: BatchedWrite): Promise<FinalWriteResult>;
   many(writes: readonly BatchedWrite[]): Promise<FinalWriteResult[]>;
+  landed(write: BatchedWrite): Promise<boolean>;
 }
 
 /** The final-write statements of one object type on `db`. */
@@ -81,5 +99,6 @@ export function finalWriteStatements(
         ...(write.keepClaimMs === undefined ? {} : { keepClaimMs: write.keepClaimMs }),
       }),
     many: (writes) => writeFinalBatch(db, objectType, writes, historyLimit),
+    landed: (write) => finalWriteLanded(db, write.claim, write),
   };
 }
