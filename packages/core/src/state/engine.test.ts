@@ -1,6 +1,6 @@
 import { prometheusMetrics } from "@racksmith/server";
 import { latch, openTestDatabase, type TestDatabase, waitFor } from "@racksmith/server/testing";
-import { sql } from "kysely";
+import { type KyselyPlugin, sql } from "kysely";
 import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -12,6 +12,7 @@ import {
   widgetMachine,
 } from "../../test/engine/widget.js";
 import { RacksmithError } from "../errors/index.js";
+import type { Logger } from "../logging/index.js";
 import type { EngineConfig } from "./config.js";
 import { StateEngine } from "./engine.js";
 import { HISTORY_TRIM_EVERY } from "./finalWrite.js";
@@ -40,6 +41,13 @@ function registryOf(engine: StateEngine): Registry {
   const registry = registries.get(engine);
   if (!registry) throw new Error("not an engine of this file");
   return registry;
+}
+
+/** The text of a raw statement, its nested fragments included (parameters left out). */
+function rawText(node: unknown): string {
+  if (typeof node !== "object" || node === null || (node as { kind?: unknown }).kind !== "RawNode") return "";
+  const raw = node as { sqlFragments: readonly string[]; parameters: readonly unknown[] };
+  return raw.sqlFragments.map((fragment, i) => fragment + rawText(raw.parameters[i])).join("");
 }
 
 /** Longer than any test lives (vitest stops one after 30 s), and below setTimeout's limit even with jitter. */
@@ -103,22 +111,29 @@ async function startEngine(
     releaseClaimsAtStart?: boolean;
     loadsInOneStatement?: boolean;
     onLoad?: (inTransaction: boolean) => void;
+    /** A plugin on the engine's own database handle (faults injected into its statements). */
+    plugin?: KyselyPlugin;
+    logger?: Logger;
   } = {},
 ): Promise<StateEngine> {
   const registry = options.registry ?? new Registry();
   const { hook, sla, loadsInOneStatement, onLoad } = options;
   const engine = new StateEngine({
-    database: testDb.database,
+    database: options.plugin
+      ? { ...testDb.database, db: testDb.database.db.withPlugin(options.plugin) }
+      : testDb.database,
     machines: [widgetMachine({ objectType, hook, sla, loadsInOneStatement, onLoad })],
     config: { ...QUIET, ...options.config },
-    logger: process.env.DEBUG_ENGINE
-      ? {
-          debug: (f, m) => console.log("D", m, JSON.stringify(f)),
-          info: (f, m) => console.log("I", m, JSON.stringify(f)),
-          warn: (f, m) => console.log("W", m, JSON.stringify(f)),
-          error: (f, m) => console.log("E", m, JSON.stringify(f)),
-        }
-      : undefined,
+    logger:
+      options.logger ??
+      (process.env.DEBUG_ENGINE
+        ? {
+            debug: (f, m) => console.log("D", m, JSON.stringify(f)),
+            info: (f, m) => console.log("I", m, JSON.stringify(f)),
+            warn: (f, m) => console.log("W", m, JSON.stringify(f)),
+            error: (f, m) => console.log("E", m, JSON.stringify(f)),
+          }
+        : undefined),
     clock: options.clock,
     metrics: prometheusMetrics(registry),
     releaseClaimsAtStart: options.releaseClaimsAtStart,
@@ -583,6 +598,41 @@ describe("StateEngine", () => {
     } finally {
       workers.restore();
     }
+  });
+
+  it("takes a final write whose answer was lost after its commit as written, not as a failure or a lost claim", async () => {
+    // The final write's statement commits, then its answer is lost (as when the connection dies right after).
+    const faulted = new Set<unknown>();
+    let faults = 0;
+    const lostAnswer: KyselyPlugin = {
+      transformQuery: ({ node, queryId }) => {
+        if (faults === 0 && rawText(node).includes("written AS (DELETE FROM state_objects"))
+          faulted.add(queryId);
+        return node;
+      },
+      transformResult: async ({ result, queryId }) => {
+        if (!faulted.delete(queryId)) return result;
+        faults++;
+        throw new Error("Connection terminated unexpectedly");
+      },
+    };
+    const warnings: string[] = [];
+    const note = (_fields: object, message: string) => warnings.push(message);
+    const engine = await startEngine("w_lost_answer", {
+      plugin: lostAnswer,
+      logger: { debug: () => undefined, info: () => undefined, warn: note, error: note },
+    });
+    await addWidget(engine, "w_lost_answer", "scrapped-unanswered", { scrap: true });
+    await waitFor(
+      async () => (await engine.getObjectState("w_lost_answer", "scrapped-unanswered")) === undefined,
+      {
+        what: "the object to be deleted",
+        timeoutMs: Number.POSITIVE_INFINITY,
+      },
+    );
+    await engine.stop({ graceMs: 0 });
+    expect(faults).toBe(1);
+    expect(warnings).toEqual([]);
   });
 
   it("removes the object, its history and its queue row on a deleted outcome", async () => {

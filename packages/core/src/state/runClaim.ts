@@ -3,7 +3,13 @@ import { type ErrorCode, toRacksmithError } from "../errors/index.js";
 import { childLogger } from "../logging/index.js";
 import type { EngineTables } from "./database.js";
 import { HandlerTimeoutError, InvalidOutcomeError, ObjectNotLoadedError } from "./errors.js";
-import { type FinalWriteResult, keptClaim, type StateWrite, writeFinal } from "./finalWrite.js";
+import {
+  type FinalWriteResult,
+  finalWriteLanded,
+  keptClaim,
+  type StateWrite,
+  writeFinal,
+} from "./finalWrite.js";
 import { completeClaim } from "./queue.js";
 import type { Claim, ObjectKey } from "./records.js";
 import { describeError, type MachineRuntime, stateLabel } from "./runtime.js";
@@ -163,12 +169,12 @@ export async function runClaim(
   };
   const finalWrite = async (db: Kysely<EngineTables>) =>
     check(await writeFinal(db, claim, { expectedVersion: version, write, now, keepClaimMs }));
+  // One statement is atomic by itself (and may share a batch with other runs' writes); deferred writes
+  // need a transaction around it.
+  const batched = deferred.length === 0 && write.kind !== "delete";
   try {
-    // One statement is atomic by itself (and may share a batch with other runs' writes); deferred writes
-    // need a transaction around it.
-    if (deferred.length === 0 && write.kind !== "delete") {
-      check(await rt.writes.write({ claim, expectedVersion: version, write, now, keepClaimMs }));
-    } else if (deferred.length === 0) await finalWrite(rt.database.db);
+    if (batched) check(await rt.writes.write({ claim, expectedVersion: version, write, now, keepClaimMs }));
+    else if (deferred.length === 0) await finalWrite(rt.database.db);
     else {
       await rt.database.db.transaction().execute(async (trx) => {
         await finalWrite(trx);
@@ -182,9 +188,18 @@ export async function runClaim(
       if (error.reason === "version") await settleClaim(rt, claim, true);
       return;
     }
-    // A deferred write (or the database) failed: nothing was written; record it as the outcome.
-    await fail(error);
-    return;
+    // No answer may still be a commit (the connection lost right after it): the write's own traces tell (the
+    // batcher has looked already). Otherwise a deferred write (or the database) failed and nothing was
+    // written: record it as the outcome.
+    const landed =
+      !batched &&
+      (await finalWriteLanded(rt.database.db, claim, { expectedVersion: version, write, now }).catch(
+        () => false,
+      ));
+    if (!landed) {
+      await recordError(rt, claim, label, error, startedAt, control, { writeUnanswered: true });
+      return;
+    }
   }
 
   metrics.handlerSeconds.observe(
@@ -236,6 +251,7 @@ async function recordError(
   error: unknown,
   startedAt: Date,
   control: RunControl,
+  options: { writeUnanswered?: boolean } = {},
 ): Promise<void> {
   const objectType = rt.machine.objectType;
   const failure = toRacksmithError(error);
@@ -271,7 +287,14 @@ async function recordError(
     );
     return;
   }
-  if (!written.held) countStale(rt, claim, label, "lease");
+  if (!written.held && options.writeUnanswered) {
+    // The final write got no answer and the claim has ended since: that write most likely committed (nobody
+    // takes a claim before its lease expires), though it could not be found; not a claim lost mid-run.
+    rt.logger.warn(
+      { objectType, objectId: claim.objectId, state: label },
+      "claim ended after a final write without an answer; the write most likely committed",
+    );
+  } else if (!written.held) countStale(rt, claim, label, "lease");
   else if (!written.written) {
     countStale(rt, claim, label, "version");
     await settleClaim(rt, claim, true);
