@@ -54,19 +54,10 @@ export class ServiceProbeCache {
     return this.entries.size;
   }
 
+  /** Every member shared as it is, the root's own object aside (its UUID makes each BMC's unique). */
   private kept(probe: ServiceProbe): ServiceProbe {
-    const { sharing } = this;
-    return {
-      serviceRoot: sharing.shareMembers(probe.serviceRoot),
-      vendor: sharing.share(probe.vendor),
-      product: sharing.share(probe.product),
-      oemKeys: sharing.share(probe.oemKeys),
-      metadata: sharing.share(probe.metadata),
-      systemIds: sharing.share(probe.systemIds),
-      managerIds: sharing.share(probe.managerIds),
-      chassisIds: sharing.share(probe.chassisIds),
-      diagnostics: sharing.share(probe.diagnostics),
-    };
+    const { serviceRoot, ...members } = probe;
+    return { ...this.sharing.shareMembers(members), serviceRoot: this.sharing.shareMembers(serviceRoot) };
   }
 }
 
