@@ -1,6 +1,6 @@
 import type { Logger } from "../logging/index.js";
 import { silentLogger } from "../logging/index.js";
-import { probeService, type RedfishClient } from "../redfish/index.js";
+import { probeService, type RedfishClient, type ServiceProbe } from "../redfish/index.js";
 import type { BmcDriver, BmcDriverDefinition } from "./bmcDriver.js";
 import type { ExplorationReport } from "./explorationReport.js";
 import { readHardwareIdentity } from "./hardwareIdentity.js";
@@ -13,6 +13,8 @@ export interface ConnectOptions {
   pinned?: string;
   logger?: Logger;
   settings?: (driver: BmcDriverDefinition) => Readonly<Record<string, unknown>> | undefined;
+  /** The BMC's service description as probed already with this client's credentials: not read again. */
+  probe?: ServiceProbe;
 }
 
 export interface ConnectedBmc {
@@ -25,7 +27,7 @@ export interface ConnectedBmc {
  * manager's make and model are read once for all of them.
  */
 export async function connectBmc(client: RedfishClient, options: ConnectOptions): Promise<ConnectedBmc> {
-  const probe = await probeService(client);
+  const probe = options.probe ?? (await probeService(client));
   const pinned = options.pinned ? { pinned: options.pinned } : {};
   const hardware = wantsHardwareIdentity(options.drivers, pinned)
     ? await readHardwareIdentity(client, probe)

@@ -323,6 +323,11 @@ export const ERROR_CODES = {
     status: "RESOURCE_EXHAUSTED",
     meaning: "every address of the underlay DHCP pool is leased or reserved",
   },
+  dhcp_contended: {
+    status: "UNAVAILABLE",
+    meaning:
+      "a DHCP discovery lost every attempt to concurrent ones taking the address it chose; nothing was stored, try again",
+  },
   credentials_key_missing: {
     status: "FAILED_PRECONDITION",
     meaning: "the key file the stored secrets are encrypted with is missing",

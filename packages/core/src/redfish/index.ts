@@ -24,7 +24,7 @@ export {
 export { etagsMatch, normalizeEtag } from "./etag.js";
 export { parseServiceMetadata, type ServiceMetadata } from "./metadata.js";
 export { lastSegment, toRequestPath } from "./path.js";
-export { probeService, type ServiceProbe } from "./probe.js";
+export { type ProbeOptions, probeService, type ServiceProbe } from "./probe.js";
 export {
   type AccountService,
   type ActionTarget,

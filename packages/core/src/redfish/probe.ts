@@ -22,25 +22,45 @@ export interface ServiceProbe {
   diagnostics: Diagnostic[];
 }
 
+export interface ProbeOptions {
+  /**
+   * Read the systems, managers and chassis collections (default true). False for a probe without credentials:
+   * a BMC refuses those to anonymous readers.
+   */
+  readonly members?: boolean;
+  /**
+   * A probe of the same BMC made with `members: false`: its service root, `$metadata` and diagnostics are
+   * taken as they are, and only the member collections are read now.
+   */
+  readonly described?: ServiceProbe;
+}
+
 /** Reads everything detection needs; only the service root itself is mandatory. */
-export async function probeService(client: RedfishClient): Promise<ServiceProbe> {
+export async function probeService(client: RedfishClient, options: ProbeOptions = {}): Promise<ServiceProbe> {
   const rootPath = "/redfish/v1";
-  const serviceRoot = await readServiceRoot(client);
-  const diagnostics = checkResource("ServiceRoot", rootPath, serviceRoot);
+  const described = options.described;
+  const serviceRoot = described?.serviceRoot ?? (await readServiceRoot(client));
+  const diagnostics = described
+    ? [...described.diagnostics]
+    : checkResource("ServiceRoot", rootPath, serviceRoot);
   const oemKeys = Object.keys(serviceRoot.Oem ?? {});
   const vendor = nonEmpty(serviceRoot.Vendor) ?? oemKeys[0];
+  const members = (path: string | undefined) =>
+    options.members === false ? Promise.resolve([]) : memberIds(client, path, diagnostics);
 
   const [metadata, systemIds, managerIds, chassisIds] = await Promise.all([
-    client
-      .getText(`${rootPath}/$metadata`, { anonymous: true })
-      .then(parseServiceMetadataCached)
-      .catch((error: unknown) => {
-        diagnostics.push({ severity: "info", path: `${rootPath}/$metadata`, message: messageOf(error) });
-        return undefined;
-      }),
-    memberIds(client, serviceRoot.Systems?.["@odata.id"], diagnostics),
-    memberIds(client, serviceRoot.Managers?.["@odata.id"], diagnostics),
-    memberIds(client, serviceRoot.Chassis?.["@odata.id"], diagnostics),
+    described
+      ? described.metadata
+      : client
+          .getText(`${rootPath}/$metadata`, { anonymous: true })
+          .then(parseServiceMetadataCached)
+          .catch((error: unknown) => {
+            diagnostics.push({ severity: "info", path: `${rootPath}/$metadata`, message: messageOf(error) });
+            return undefined;
+          }),
+    members(serviceRoot.Systems?.["@odata.id"]),
+    members(serviceRoot.Managers?.["@odata.id"]),
+    members(serviceRoot.Chassis?.["@odata.id"]),
   ]);
   return {
     serviceRoot,

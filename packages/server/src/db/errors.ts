@@ -79,3 +79,10 @@ export function asRemovalRace(error: unknown): unknown {
     cause: error,
   });
 }
+
+const UNIQUE_VIOLATION = "23505";
+
+/** Whether a statement failed on a unique index or constraint (SQLSTATE 23505), PostgreSQL or PGlite. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION;
+}

@@ -9,6 +9,7 @@ export {
   asRemovalRace,
   DatabaseNotMigratedError,
   DatabaseUnavailableError,
+  isUniqueViolation,
   MigrationError,
   RecordRemovedError,
 } from "./errors.js";

@@ -317,8 +317,9 @@ describe("the exploration deadline (bmc.explorationTimeoutMs)", () => {
     const store = new TestCredentialStore([[bmcKey, SITE]]);
     const exploring = explore(store, target.address, { config: withDeadline(500) });
     const ended = settled(exploring);
-    // The exploration waits on the one read the BMC holds, its only request in flight.
-    await target.until(() => target.heldRequests.length > 0);
+    // The exploration waits on the reads the BMC holds: the systems, managers and chassis collections, read
+    // side by side (the service root and `$metadata` were read before the login).
+    await target.until(() => target.heldRequests.length === 3);
     const sentBeforeDeadline = target.requests;
     await vi.advanceTimersByTimeAsync(499);
     expect(ended()).toBe(false);
@@ -336,7 +337,7 @@ describe("the exploration deadline (bmc.explorationTimeoutMs)", () => {
     expect(result.authFailures).toEqual(NO_AUTH_FAILURES);
     // What was in flight was dropped (the BMC saw its client go), and nothing more was sent after the deadline.
     await target.until(() => target.inFlight === 0);
-    expect(target.abandonedRequests).toBe(1);
+    expect(target.abandonedRequests).toBe(3);
     expect(target.requests).toBe(sentBeforeDeadline);
   });
 

@@ -140,7 +140,7 @@ export class EndpointExplorer implements BmcExplorer {
       await session.withinDeadline(async () => {
         const client = await session.logIn(1);
         session.step = "powering the host on";
-        const { driver } = await connectBmc(client, session.connectOptions());
+        const { driver } = await connectBmc(client, await session.connectOptions(client));
         await driver.power("On");
       });
     } catch (error) {
@@ -160,6 +160,8 @@ export class EndpointExplorer implements BmcExplorer {
  */
 class ExplorationSession {
   probe: ServiceProbe | undefined;
+  /** The BMC's description read with credentials, once per session (see `connectOptions`). */
+  private described: Promise<ServiceProbe> | undefined;
   driverName: string | undefined;
   failedLogins = 0;
   loggedIn = false;
@@ -237,7 +239,7 @@ class ExplorationSession {
     const { accepted, candidates, systemsPath } = await this.logInWith(Number.POSITIVE_INFINITY);
     const client = await this.settleCredentials(accepted, candidates, systemsPath);
     this.step = `reading the BMC's resources${this.driverName ? ` (${this.driverName} driver)` : ""}`;
-    const report = await exploreBmc(client, this.connectOptions());
+    const report = await exploreBmc(client, await this.connectOptions(client));
     this.driverName = report.driver.name;
     return report;
   }
@@ -334,11 +336,14 @@ class ExplorationSession {
     );
   }
 
-  /** Detection without credentials; a BMC that hides its service root is explored without it. */
+  /**
+   * Detection without credentials (the service root and `$metadata`: a BMC shows nothing else to an anonymous
+   * reader); a BMC that hides its service root is explored without it.
+   */
   private async anonymousProbe(): Promise<ServiceProbe | undefined> {
     const client = this.connector(this.endpoint.address);
     try {
-      return await probeService(client);
+      return await probeService(client, { members: false });
     } catch (error) {
       if (error instanceof RedfishHttpError && (error.httpStatus === 401 || error.httpStatus === 403)) {
         return undefined;
@@ -441,12 +446,16 @@ class ExplorationSession {
       await accepted.client.patch(accepted.accountUri, { Password: next.password }, { ifMatch: "*" });
       return;
     }
-    const { driver } = await connectBmc(accepted.client, this.connectOptions());
+    const { driver } = await connectBmc(accepted.client, await this.connectOptions(accepted.client));
     await driver.changePassword(next.username, next.password);
   }
 
-  connectOptions(): ConnectOptions {
+  /** How to connect a driver with `client`: the BMC's description is read once per session, with credentials. */
+  async connectOptions(client: RedfishClient): Promise<ConnectOptions> {
+    // The anonymous probe read the service root and `$metadata` already: only the member collections are read.
+    this.described ??= probeService(client, this.probe ? { described: this.probe } : {});
     return {
+      probe: await this.described,
       drivers: this.deps.drivers(),
       fallback: redfishStandardDriver,
       logger: this.deps.logger,

@@ -73,6 +73,21 @@ export class DhcpPoolExhaustedError extends RacksmithError {
   }
 }
 
+/** Concurrent discoveries kept taking the address (or changing the lease) this discovery decided on. */
+export class DhcpContendedError extends RacksmithError {
+  constructor(
+    readonly mac: string,
+    readonly attempts: number,
+  ) {
+    super(
+      "dhcp_contended",
+      "UNAVAILABLE",
+      `the DHCP discovery of ${mac} lost to concurrent discoveries ${attempts} times; try again`,
+      { details: { mac, attempts } },
+    );
+  }
+}
+
 /** An expected-machines file that cannot be read; the message names the line (CSV) or the problem (JSON). */
 export class ExpectedMachinesFileError extends RacksmithError {
   constructor(

@@ -1,10 +1,12 @@
+import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, type LoadedConfig } from "../config/index.js";
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../testing/testDatabase.js";
 import type { BmcCredentials, CredentialKey, ExpectedMachineInput } from "./contracts.js";
 import { MemoryCredentialStore } from "./credentials/index.js";
+import { DhcpLeaseStore } from "./dhcp/index.js";
 import { preferredAddress } from "./dhcp/poolStart.js";
-import { numberToIpv4, parseIpv4Pool } from "./ipv4.js";
+import { type Ipv4Pool, numberToIpv4, parseIpv4Pool } from "./ipv4.js";
 import { type InventoryService, openInventory } from "./openInventory.js";
 
 const POOL = "10.0.0.0/29"; // six addresses: 10.0.0.1 – 10.0.0.6
@@ -392,8 +394,41 @@ describe(`inventory on ${TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"}`, () => {
       expect(await inventory.discoverDhcp({ mac: mac(7) })).toMatchObject({ address: free, static: false });
     });
 
+    it("agree on one address when one MAC is discovered several times at once", async () => {
+      const leases = await Promise.all([1, 2, 3, 4].map(() => inventory.discoverDhcp({ mac: mac(9) })));
+      expect(new Set(leases.map((lease) => lease.address)).size).toBe(1);
+      expect((await inventory.dhcpLeases()).map((lease) => [lease.mac, lease.address])).toEqual([
+        [mac(9), leases[0]?.address],
+      ]);
+    });
+
+    it("give up with dhcp_contended, storing nothing, when every attempt loses its address", async () => {
+      // Every lease write fails as if another MAC had just taken the address.
+      const taken: KyselyPlugin = {
+        transformQuery(args) {
+          const node = args.node;
+          if (node.kind === "InsertQueryNode" && node.into?.table.identifier.name === "dhcp_leases") {
+            throw Object.assign(new Error("duplicate key value violates unique constraint"), {
+              code: "23505",
+            });
+          }
+          return node;
+        },
+        async transformResult(args) {
+          return args.result;
+        },
+      };
+      const database = { ...testDb.database, db: testDb.database.db.withPlugin(taken) };
+      const leases = new DhcpLeaseStore(database, parseIpv4Pool("10.9.0.0/24") as Ipv4Pool);
+      expect(await rejection(leases.discover({ mac: mac(5) }))).toMatchObject({
+        code: "dhcp_contended",
+        message: `the DHCP discovery of ${mac(5)} lost to concurrent discoveries 20 times; try again`,
+      });
+      expect(await inventory.dhcpLeases()).toEqual([]);
+    });
+
     it("fail with a typed error when the pool is exhausted, and skip network and broadcast", async () => {
-      // Concurrent discoveries (one transaction each) still get distinct addresses.
+      // Concurrent discoveries (no lock: the pool's unique index decides) still get distinct addresses.
       const leases = await Promise.all(
         [1, 2, 3, 4, 5, 6].map((n) => inventory.discoverDhcp({ mac: mac(n) })),
       );

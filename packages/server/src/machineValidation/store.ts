@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { HostTest, MachineInventory, ValidationRunContext } from "@racksmith/core";
 import type { Kysely, Selectable } from "kysely";
-import type { RacksmithDatabase } from "../db/index.js";
+import { isUniqueViolation, type RacksmithDatabase } from "../db/index.js";
 import { ValidationTestExistsError } from "./errors.js";
 import type { RunRequester, ValidationRunsTable, ValidationTestResultsTable } from "./tables.js";
 import "./tables.js";
 
 type Db = Kysely<RacksmithDatabase>;
-
-const UNIQUE_VIOLATION = "23505";
 
 export interface CatalogueTest extends HostTest {
   builtIn: boolean;
@@ -68,8 +66,7 @@ export class MachineValidationStore {
         .executeTakeFirstOrThrow();
       return toTest(row);
     } catch (error) {
-      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION)
-        throw new ValidationTestExistsError(test.id);
+      if (isUniqueViolation(error)) throw new ValidationTestExistsError(test.id);
       throw error;
     }
   }

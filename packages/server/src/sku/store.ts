@@ -1,6 +1,6 @@
 import type { MachineInventory, SkuDocument } from "@racksmith/core";
 import { type Kysely, sql } from "kysely";
-import type { JsonObject, RacksmithDatabase } from "../db/index.js";
+import { isUniqueViolation, type JsonObject, type RacksmithDatabase } from "../db/index.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../explorer/index.js";
 import type { BomVerdict } from "../lifecycle/index.js";
 import { SkuExistsError, SkuInUseError } from "./errors.js";
@@ -8,8 +8,6 @@ import type { SkuAssigner } from "./tables.js";
 import "./tables.js";
 
 type Db = Kysely<RacksmithDatabase>;
-
-const UNIQUE_VIOLATION = "23505";
 
 export interface StoredSku {
   id: string;
@@ -76,7 +74,7 @@ export class SkuStore {
         .executeTakeFirstOrThrow();
       return toSku(row);
     } catch (error) {
-      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new SkuExistsError(sku.id);
+      if (isUniqueViolation(error)) throw new SkuExistsError(sku.id);
       throw error;
     }
   }

@@ -100,9 +100,10 @@ export class AgentApi {
   }
 
   private async renew(identity: MachineIdentity, signal: AbortSignal): Promise<void> {
+    const machineId = identity.certificate?.machineId ?? "";
     const csrPem = await identity.request();
     const granted = await this.call("RenewAgentCertificate", { csrPem }, signal, this.channelOf(identity));
-    if (identity.accept(granted)) this.stats.renewals += 1;
+    if (identity.accept(granted, machineId)) this.stats.renewals += 1;
   }
 
   private channelOf(identity: MachineIdentity): Client {

@@ -12,6 +12,8 @@ export interface AgentContext {
   readonly identity: MachineIdentity;
   /** Whether the agent asks for a certificate at DiscoverMachine. */
   readonly mtls: boolean;
+  /** Whether the machine keeps its key and certificate across boots (its agent's disk survives a reboot). */
+  readonly keepsIdentity: boolean;
   /** Called when the service signed a certificate for the machine. */
   readonly onCertificate: () => void;
   readonly timing: AgentTiming;

@@ -31,6 +31,7 @@ interface AppliedConfig {
  * again when the host powers on.
  */
 export class DpuMachine extends SimMachine {
+  protected readonly keepsIdentity = true;
   osInstalled = false;
   /** Its own system's power, as its BMC says (the BMC itself runs on standby power). */
   private ownPowered = true;
@@ -49,6 +50,8 @@ export class DpuMachine extends SimMachine {
       // Without host power the Arm cores do not run: the reset leaves no trace but the BMC's power state.
       if (!this.hostPowered) return;
       if (change.bootOverride?.target === "UefiHttp") {
+        // A fresh OS on a wiped disk: the agent's old key is gone.
+        this.identity.forget();
         this.osInstalled = true;
         this.deps.stats.osInstalls += 1;
       }

@@ -14,6 +14,7 @@ import { SimMachine } from "./simMachine.js";
  * restart (ForceRestart, GracefulRestart) leaves them running.
  */
 export class HostMachine extends SimMachine {
+  protected readonly keepsIdentity = false;
   readonly dpus: DpuMachine[] = [];
   powered = true;
   cleanupFailure: string | null = null;

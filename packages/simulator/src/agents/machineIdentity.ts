@@ -11,6 +11,8 @@ export interface HeldCertificate {
   readonly issuedAtMs: number;
   readonly expiresAtMs: number;
   readonly serial: string;
+  /** The machine the service signed it for (what DiscoverMachine answered). */
+  readonly machineId: string;
 }
 
 /**
@@ -34,8 +36,24 @@ export class MachineIdentity {
     return this.pending.csrPem;
   }
 
-  /** Takes the certificate the service signed for the pending key; none (no mTLS): keeps what it has. */
-  accept(granted: AgentCertificate | null | undefined, now = Date.now()): boolean {
+  /**
+   * The certificate, when it can be used again at a boot without asking for a new one: held, not past two
+   * thirds of its life, and signed for the machine the service names now.
+   */
+  reusableFor(machineId: string, now = Date.now()): boolean {
+    return this.held?.machineId === machineId && !this.renewalDue(now);
+  }
+
+  /** Whether a certificate is held that is not yet due for renewal (a boot may try it before asking anew). */
+  fresh(now = Date.now()): boolean {
+    return this.held !== undefined && !this.renewalDue(now);
+  }
+
+  /**
+   * Takes the certificate the service signed for the pending key, for `machineId`; none (no mTLS): keeps what
+   * it has.
+   */
+  accept(granted: AgentCertificate | null | undefined, machineId: string, now = Date.now()): boolean {
     const key = this.pending;
     this.pending = undefined;
     if (!granted?.certificatePem || !key || !granted.agentAddress) return false;
@@ -50,6 +68,7 @@ export class MachineIdentity {
       issuedAtMs: Math.max(now, Number.isNaN(notBefore) ? now : notBefore),
       expiresAtMs: Date.parse(parsed.validTo),
       serial: parsed.serialNumber,
+      machineId,
     };
     return true;
   }

@@ -27,8 +27,13 @@ export abstract class SimMachine {
   private runningSignal: AbortSignal | undefined;
   private silent = false;
   private waiters: Array<() => void> = [];
-  /** The machine's key and certificate, kept across boots (a DPU keeps its identity). */
+  /** The machine's key and certificate, and whether they outlive a boot (see {@link keepsIdentity}). */
   readonly identity: MachineIdentity;
+  /**
+   * Whether the agent's key and certificate survive a reboot: a DPU's agent runs from the DPU's installed OS
+   * and keeps them on its disk; a host's runs from a discovery image booted afresh, with none.
+   */
+  protected abstract readonly keepsIdentity: boolean;
 
   constructor(
     readonly bmc: VirtualBmc,
@@ -90,6 +95,7 @@ export abstract class SimMachine {
           api,
           identity: this.identity,
           mtls: this.deps.mtls,
+          keepsIdentity: this.keepsIdentity,
           onCertificate: () => {
             stats.certificatesIssued += 1;
           },

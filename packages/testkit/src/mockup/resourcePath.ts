@@ -28,8 +28,14 @@ export function rawSegments(pathname: string): string[] {
   return pathname.split("/").filter((segment) => segment !== "");
 }
 
+/** A path already normalized: one slash before each non-empty segment, nothing to decode, no query or fragment. */
+const NORMALIZED = /^(?:\/[^/%?#]+)+$/;
+
 /** `/redfish/v1/systems/1/bios/` → `/redfish/v1/systems/1/bios` (decoded, no trailing slash, case kept). */
 export function normalizePath(pathname: string): string {
+  // Most requests name a resource as its links spell it: nothing to split, decode or join (the mockup server's
+  // every lookup comes here).
+  if (NORMALIZED.test(pathname)) return pathname;
   return `/${rawSegments(splitTarget(pathname).pathname).map(decodeSegment).join("/")}`;
 }
 

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -346,6 +347,8 @@ describe("SiteCredentialStore (secrets mounted as files named in the config)", (
 
   it.skipIf(!POSIX)("refuses a mounted file others can read, in calls and in status", async () => {
     const { dir, store } = site();
+    // Read once first: a password kept from an earlier read is refused all the same.
+    await store.get({ kind: "factory-default", vendor: "dell" });
     chmodSync(join(dir, "mounted/dell"), 0o644);
     expect(await rejection(store.get({ kind: "factory-default", vendor: "dell" }))).toMatchObject({
       code: "credentials_insecure_permissions",
@@ -353,9 +356,24 @@ describe("SiteCredentialStore (secrets mounted as files named in the config)", (
     expect(await store.status()).toMatchObject({ ok: false, detail: expect.stringContaining("chmod 600") });
   });
 
+  it("follows a mounted file replaced or rewritten after a read", async () => {
+    const { dir, store } = site();
+    const root = { kind: "site-bmc-root" } as const;
+    expect((await store.get(root))?.password).toBe("site-root-pw");
+    // Rotated as a secret mount does it: a new file renamed over the old.
+    writeFileSync(join(dir, "mounted/.root.new"), "rotated-pw\n", { mode: 0o600 });
+    renameSync(join(dir, "mounted/.root.new"), join(dir, "mounted/root"));
+    expect((await store.get(root))?.password).toBe("rotated-pw");
+    // Rewritten in place, by an editor.
+    writeFileSync(join(dir, "mounted/root"), "edited-in-place-pw");
+    expect((await store.get(root))?.password).toBe("edited-in-place-pw");
+    expect(await store.get(root)).toEqual({ username: "root", password: "edited-in-place-pw" });
+  });
+
   it("names a missing mounted file and its setting", async () => {
     const { dir, store } = site();
     const { rmSync } = await import("node:fs");
+    await store.get({ kind: "site-bmc-root" });
     rmSync(join(dir, "mounted/root"));
     const missing = await rejection(store.get({ kind: "site-bmc-root" }));
     expect(missing.message).toBe(

@@ -1,4 +1,3 @@
-import type { Stats } from "node:fs";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { BmcCredentials, CredentialKey, CredentialStore } from "../contracts.js";
@@ -9,6 +8,7 @@ import {
   CredentialKeyExistsError,
   CredentialKeyMissingError,
 } from "./errors.js";
+import { type FileIdentity, fileIdentity, sameFile } from "./fileIdentity.js";
 import { createKeyFile, readKeyFile } from "./keyFile.js";
 import {
   credentialKeyId,
@@ -192,20 +192,4 @@ export class FileCredentialStore implements CredentialStore {
     this.key = await createKeyFile(this.keyFile);
     return this.key;
   }
-}
-
-/** What tells one version of a file from another: a rename over it changes the inode, a write its size or times. */
-interface FileIdentity {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-}
-
-function fileIdentity(info: Stats): FileIdentity {
-  return { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
-}
-
-function sameFile(a: FileIdentity, b: FileIdentity): boolean {
-  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { link, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { CredentialFileError, CredentialPermissionsError } from "./errors.js";
@@ -15,18 +15,24 @@ export function errnoReason(error: unknown): string {
 
 /** Refuses a file or directory other users could read or write, naming the chmod that fixes it. */
 export async function assertPrivate(path: string): Promise<"file" | "directory" | undefined> {
-  let info: Awaited<ReturnType<typeof stat>>;
+  const info = await privateStat(path);
+  if (!info) return undefined;
+  return info.isDirectory() ? "directory" : "file";
+}
+
+/** {@link assertPrivate}, answering with what `stat` said (undefined: no such path). */
+export async function privateStat(path: string): Promise<Stats | undefined> {
+  let info: Stats;
   try {
     info = await stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new CredentialFileError(path, `cannot read: ${errnoReason(error)}`);
   }
-  const directory = info.isDirectory();
   if (CHECKS_MODES && !isPrivateMode(info.mode)) {
-    throw new CredentialPermissionsError(path, info.mode, directory);
+    throw new CredentialPermissionsError(path, info.mode, info.isDirectory());
   }
-  return directory ? "directory" : "file";
+  return info;
 }
 
 /** Creates a directory only its owner can enter (parents too, same mode). */

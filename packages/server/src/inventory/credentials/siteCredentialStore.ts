@@ -5,8 +5,9 @@ import type { ResolvedInventoryConfig } from "../configSchema.js";
 import type { BmcCredentials, CredentialKey, CredentialStore } from "../contracts.js";
 import { CredentialFileError, CredentialReadOnlyError } from "./errors.js";
 import { type CredentialStoreStatus, FileCredentialStore } from "./fileCredentialStore.js";
+import { type FileIdentity, fileIdentity, sameFile } from "./fileIdentity.js";
 import { credentialKeyId, describeCredentialKey, normalizeCredentialKey } from "./keys.js";
-import { assertPrivate, errnoReason } from "./privateFiles.js";
+import { errnoReason, privateStat } from "./privateFiles.js";
 
 /** A credential whose password is a file the config names (a mounted secret); read on every use. */
 export interface MountedSecret {
@@ -31,6 +32,8 @@ export interface CredentialEntry {
  */
 export class SiteCredentialStore implements CredentialStore {
   private readonly mounted: Map<string, MountedSecret>;
+  /** Mounted passwords as last read, by file. */
+  private readonly lastRead = new Map<string, ReadPassword>();
 
   constructor(
     readonly store: FileCredentialStore,
@@ -41,7 +44,7 @@ export class SiteCredentialStore implements CredentialStore {
 
   async get(key: CredentialKey): Promise<BmcCredentials | undefined> {
     const mounted = this.mounted.get(credentialKeyId(key));
-    return mounted ? readMountedSecret(mounted) : this.store.get(key);
+    return mounted ? readMountedSecret(mounted, this.lastRead) : this.store.get(key);
   }
 
   async set(key: CredentialKey, value: BmcCredentials): Promise<void> {
@@ -74,7 +77,7 @@ export class SiteCredentialStore implements CredentialStore {
     if (!store.ok) return store;
     for (const secret of this.mounted.values()) {
       try {
-        await readMountedSecret(secret);
+        await readMountedSecret(secret, this.lastRead);
       } catch (error) {
         return { ok: false, detail: (error as Error).message };
       }
@@ -93,22 +96,44 @@ export class SiteCredentialStore implements CredentialStore {
   }
 }
 
-async function readMountedSecret(secret: MountedSecret): Promise<BmcCredentials> {
-  const kind = await assertPrivate(secret.passwordFile);
-  if (kind !== "file") {
+/** A mounted file's password as last read, with the file it came from. */
+interface ReadPassword {
+  password: string;
+  file: FileIdentity;
+}
+
+/**
+ * The secret's password, read again only when its file changed (inode, size, times): one stat per use, which
+ * is also the check that nobody else may read it — every BMC session asks for the site's credentials.
+ */
+async function readMountedSecret(
+  secret: MountedSecret,
+  lastRead: Map<string, ReadPassword>,
+): Promise<BmcCredentials> {
+  const info = await privateStat(secret.passwordFile);
+  if (!info?.isFile()) {
+    lastRead.delete(secret.passwordFile);
     throw new CredentialFileError(
       secret.passwordFile,
-      `${kind === undefined ? "does not exist" : "is a directory"} (${secret.setting})`,
+      `${info === undefined ? "does not exist" : "is a directory"} (${secret.setting})`,
     );
   }
+  const identity = fileIdentity(info);
+  const known = lastRead.get(secret.passwordFile);
+  if (known && sameFile(known.file, identity)) return { username: secret.username, password: known.password };
   let password: string;
   try {
     // Editors and `echo` add a final newline that is not part of the password.
     password = (await readFile(secret.passwordFile, "utf8")).replace(/\r?\n$/, "");
   } catch (error) {
+    lastRead.delete(secret.passwordFile);
     throw new CredentialFileError(secret.passwordFile, `cannot read: ${errnoReason(error)}`);
   }
-  if (!password) throw new CredentialFileError(secret.passwordFile, `is empty (${secret.setting})`);
+  if (!password) {
+    lastRead.delete(secret.passwordFile);
+    throw new CredentialFileError(secret.passwordFile, `is empty (${secret.setting})`);
+  }
+  lastRead.set(secret.passwordFile, { password, file: identity });
   return { username: secret.username, password };
 }
 

@@ -4,7 +4,7 @@ import type { StateEngine } from "@racksmith/core/engine";
 import type { InfiniBandFabricSettings } from "@racksmith/core/infiniband";
 import { formatPkey, parsePkey } from "@racksmith/core/infiniband";
 import { listedTenantOrg, tenantOrgFor, visibleToTenant } from "../../../../api/index.js";
-import type { Database } from "../../../../db/index.js";
+import { type Database, isUniqueViolation } from "../../../../db/index.js";
 import {
   IbPartitionInUseError,
   IbPartitionNotFoundError,
@@ -53,8 +53,6 @@ export interface IbPartitionServiceDeps {
   clock?: () => Date;
 }
 
-const UNIQUE_VIOLATION = "23505";
-
 /** Tenant IB partitions: the APIs record intents, the `ib-partition` state machine acts on them. */
 export class IbPartitionService {
   private readonly clock: () => Date;
@@ -96,7 +94,7 @@ export class IbPartitionService {
         });
         return this.get(id);
       } catch (error) {
-        if ((error as { code?: string }).code !== UNIQUE_VIOLATION || attempt >= 5) throw error;
+        if (!isUniqueViolation(error) || attempt >= 5) throw error;
         if (requested !== undefined) throw new PkeyTakenError(requested);
       }
     }
