@@ -10,18 +10,21 @@ export interface HealthConfig {
   sensorAlerts?: SensorAlertMode;
   dpuHeartbeatTimeoutMs?: number;
   historyLimit?: number;
+  unchangedReportRefreshMs?: number;
 }
 
 export interface ResolvedHealthConfig {
   sensorAlerts: SensorAlertMode;
   dpuHeartbeatTimeoutMs: number;
   historyLimit: number;
+  unchangedReportRefreshMs: number;
 }
 
 export const DEFAULT_HEALTH_CONFIG: Readonly<ResolvedHealthConfig> = Object.freeze({
   sensorAlerts: "enabled",
   dpuHeartbeatTimeoutMs: 5 * 60_000,
   historyLimit: HEALTH_HISTORY_LIMIT,
+  unchangedReportRefreshMs: 5 * 60_000,
 });
 
 const D = DEFAULT_HEALTH_CONFIG;
@@ -50,6 +53,11 @@ export const HEALTH_CONFIG_SCHEMA: SchemaObject = {
       type: "integer",
       minimum: 1,
       description: `Health-history rows kept per host (one row per change of the aggregate's content). Default ${D.historyLimit}.`,
+    },
+    unchangedReportRefreshMs: {
+      type: "integer",
+      minimum: 0,
+      description: `A source's report (BMC sensors, a probe's) that says what the last one stored for its machine said is stored again (and the host's aggregate recomputed) at most this often (ms); a change is stored at once, and reading a host's health derives it afresh. 0 stores every report. Default ${D.unchangedReportRefreshMs}.`,
     },
   },
 };

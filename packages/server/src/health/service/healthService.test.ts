@@ -263,6 +263,35 @@ describe("recordReport", () => {
   it("refuses an unknown machine", async () => {
     expect(await failure(service.recordReport("nope", sensor))).toMatchObject({ code: "machine_not_found" });
   });
+
+  it.each([
+    // [refresh, seconds after the first report, what is stored then]
+    { refreshMs: 5 * MINUTE, sameAfterS: 60, stored: "the first report" },
+    { refreshMs: 5 * MINUTE, sameAfterS: 300, stored: "the repeat" },
+    { refreshMs: 0, sameAfterS: 1, stored: "the repeat" },
+  ])("stores a repeated report after $sameAfterS s with refresh $refreshMs ms: $stored", async (row) => {
+    service = newService({ unchangedReportRefreshMs: row.refreshMs });
+    const storedAt = async () =>
+      (
+        await testDb.database.db
+          .selectFrom("health_reports")
+          .select("updated_at")
+          .where("machine_id", "=", "h-1")
+          .where("source", "=", sensor.source)
+          .executeTakeFirstOrThrow()
+      ).updated_at.toISOString();
+    const first = now.toISOString();
+    await service.recordReport("h-1", { ...sensor, observedAt: first });
+    now = new Date(now.getTime() + row.sameAfterS * 1000);
+    await service.recordReport("h-1", { ...sensor, observedAt: now.toISOString() });
+    expect(await storedAt()).toBe(row.stored === "the repeat" ? now.toISOString() : first);
+
+    // A report that says something else is stored at once.
+    now = new Date(now.getTime() + 1000);
+    await service.recordReport("h-1", { ...sensor, alerts: [] });
+    expect(await storedAt()).toBe(now.toISOString());
+    expect((await service.aggregate("h-1")).alerts.map((a) => a.id)).not.toContain("BmcSensor");
+  });
 });
 
 describe("metrics", () => {

@@ -8,6 +8,7 @@ import { MachineNotFoundError } from "../../explorer/errors.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
 import { findMachine } from "../../lifecycle/agents/machineLookup.js";
 import { deriveAggregateHealth } from "../aggregate.js";
+import { healthContentHash } from "../contentHash.js";
 import { allocationBlockers } from "../effects.js";
 import type { HealthHistoryEntry } from "../history.js";
 import { addOverride, type HealthOverrideMode, listOverrides, removeOverride } from "../overrides.js";
@@ -17,6 +18,7 @@ import { type HealthConfig, type ResolvedHealthConfig, resolveHealthConfig } fro
 import { DpuReplaceOverrideError, HealthOverrideNotFoundError } from "./errors.js";
 import { gatherHostHealth } from "./gather.js";
 import { HealthMetrics } from "./metrics.js";
+import { RepeatedReports } from "./repeatedReports.js";
 import { readHistory, readOverrides, storeAggregate, updateOverrides, upsertReport } from "./store.js";
 
 export interface HealthServiceDeps {
@@ -79,9 +81,12 @@ export class HealthService {
   readonly config: ResolvedHealthConfig;
   readonly metrics: HealthMetrics;
   private readonly clock: () => Date;
+  /** Reports stored lately, so a repeat is not stored again before `health.unchangedReportRefreshMs`. */
+  private readonly repeated: RepeatedReports;
 
   constructor(private readonly deps: HealthServiceDeps) {
     this.config = resolveHealthConfig(deps.config);
+    this.repeated = new RepeatedReports(this.config.unchangedReportRefreshMs);
     this.clock = deps.clock ?? (() => new Date());
     this.metrics = new HealthMetrics(deps.metrics ?? new Registry());
   }
@@ -166,13 +171,19 @@ export class HealthService {
 
   /**
    * Stores a source's latest report about a machine (a probe, the BMC monitor's sensor rollup) and recomputes
-   * its host's aggregate; the host's lifecycle is woken only when the aggregate's content changed.
+   * its host's aggregate; the host's lifecycle is woken only when the aggregate's content changed. A report
+   * saying what the one stored for its machine and source said less than `health.unchangedReportRefreshMs`
+   * ago is not stored again: the aggregate is derived afresh whenever it is read (API, lifecycle) anyway.
    */
   async recordReport(machineId: string, report: HealthReport): Promise<void> {
+    const now = this.clock();
+    const hash = healthContentHash(report);
+    if (this.repeated.isRepeat(machineId, report.source, hash, now)) return;
     const found = await findMachine(this.deps.database.db, machineId);
     if (!found) throw new MachineNotFoundError(machineId);
-    await upsertReport(this.deps.database, machineId, report, this.clock());
+    await upsertReport(this.deps.database, machineId, report, now);
     const { changed } = await this.recompute(found.hostId);
+    this.repeated.storedNow(machineId, report.source, hash, now);
     if (changed) await this.deps.engine.enqueue(MANAGED_HOST_OBJECT_TYPE, found.hostId);
   }
 

@@ -178,6 +178,17 @@ describe("FileCredentialStore", () => {
     expect(await store.get(key)).toEqual({ username: "root", password: "third" });
     rmSync(file);
     expect(await store.get(key)).toBeUndefined();
+    // Found absent, then written by another process: the next read finds it.
+    expect(await store.get(key)).toBeUndefined();
+    await other.set(key, { username: "root", password: "fourth" });
+    expect(await store.get(key)).toEqual({ username: "root", password: "fourth" });
+    // Reads side by side (a BMC session asks for three keys at once) each get their own answer.
+    const other2 = { kind: "bmc-rotation", mac: "aa:bb:cc:dd:ee:04" } as const;
+    expect(await Promise.all([store.get(key), store.get(other2), store.get(key)])).toEqual([
+      { username: "root", password: "fourth" },
+      undefined,
+      { username: "root", password: "fourth" },
+    ]);
   });
 
   it("refuses a secret sealed with another key, and a missing key while secrets exist", async () => {

@@ -16,7 +16,13 @@ import {
   normalizeCredentialKey,
   parseCredentialKeyId,
 } from "./keys.js";
-import { assertPrivate, errnoReason, makePrivateDirectory, writePrivateFile } from "./privateFiles.js";
+import {
+  assertPrivate,
+  errnoReason,
+  makePrivateDirectory,
+  privateStat,
+  writePrivateFile,
+} from "./privateFiles.js";
 
 const SUFFIX = ".secret";
 
@@ -47,6 +53,14 @@ export class FileCredentialStore implements CredentialStore {
    * needs one stat, not an open, a read and a decryption — every BMC session asks for its credentials.
    */
   private readonly lastRead = new Map<string, { value: BmcCredentials; file: FileIdentity }>();
+  /**
+   * Secrets found absent, with the directory as it was then: a secret appears only as a new directory entry
+   * (every write renames into place), which changes the directory's times, so while it is unchanged the
+   * secret is still absent — most BMCs have no rotation in flight and no factory login of their own.
+   */
+  private readonly absent = new Map<string, FileIdentity>();
+  /** The directory's privacy check in flight: reads that start together share its one `stat`. */
+  private directoryCheck: Promise<FileIdentity | undefined> | undefined;
 
   constructor(options: FileCredentialStoreOptions) {
     this.directory = options.directory;
@@ -56,7 +70,11 @@ export class FileCredentialStore implements CredentialStore {
   async get(key: CredentialKey): Promise<BmcCredentials | undefined> {
     const id = credentialKeyId(key);
     const file = this.fileOf(id);
-    await assertPrivate(this.directory);
+    const directory = await this.checkedDirectory();
+    if (!directory) return undefined;
+    const absentIn = this.absent.get(id);
+    if (absentIn && sameFile(absentIn, directory)) return undefined;
+    this.absent.delete(id);
     let text: string;
     let identity: FileIdentity;
     try {
@@ -66,7 +84,10 @@ export class FileCredentialStore implements CredentialStore {
       text = await readFile(file, "utf8");
     } catch (error) {
       this.lastRead.delete(id);
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        this.absent.set(id, directory);
+        return undefined;
+      }
       throw new CredentialFileError(file, `cannot read: ${errnoReason(error)}`);
     }
     const sealingKey = await this.loadKey();
@@ -90,6 +111,7 @@ export class FileCredentialStore implements CredentialStore {
     const sealingKey = await this.keyForWriting();
     const file = this.fileOf(id);
     this.lastRead.delete(id);
+    this.absent.delete(id);
     try {
       await writePrivateFile(file, sealSecret(sealingKey, id, value));
     } catch (error) {
@@ -133,6 +155,16 @@ export class FileCredentialStore implements CredentialStore {
         .replaceAll(this.directory, "the secrets directory");
       return { ok: false, detail: `credential store unusable: ${reason}` };
     }
+  }
+
+  /** The directory's identity once it passed the privacy check (undefined: it does not exist). */
+  private checkedDirectory(): Promise<FileIdentity | undefined> {
+    this.directoryCheck ??= privateStat(this.directory)
+      .then((info) => (info ? fileIdentity(info) : undefined))
+      .finally(() => {
+        this.directoryCheck = undefined;
+      });
+    return this.directoryCheck;
   }
 
   private fileOf(id: string): string {
