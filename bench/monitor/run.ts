@@ -12,6 +12,7 @@ import { RedfishClient } from "@racksmith/core/redfish";
 import {
   BmcMonitor,
   createDriverWithCachedProbe,
+  HealthService,
   type MonitorBmcAccess,
   migrate,
   openDatabase,
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     // The machines table on PostgreSQL (a schema of its own, dropped at the end): the RSS printed is then the
     // monitor's without an embedded database in the process.
     "database-url": { type: "string" },
+    // The health service's health.unchangedReportRefreshMs (0: every poll's report is stored).
+    "report-refresh-ms": { type: "string" },
   },
 });
 const bmcCount = Number(values.bmcs);
@@ -123,14 +126,24 @@ const access: MonitorBmcAccess = (signal) => {
   };
 };
 
+// Each poll's report goes where the service's go: the health service stores it and recomputes the host's
+// aggregate (no lifecycle here to wake).
+const refreshMs = values["report-refresh-ms"];
+const health = new HealthService({
+  database,
+  engine: { enqueue: async () => undefined },
+  logger: silentLogger,
+  ...(refreshMs === undefined ? {} : { config: { unchangedReportRefreshMs: Number(refreshMs) } }),
+});
 let reports = 0;
 let alerts = 0;
 const monitor = new BmcMonitor({
   database: database.db,
   bmcAccess: access,
-  recordReport: async (_machineId, report) => {
+  recordReport: async (machineId, report) => {
     reports += 1;
     alerts += report.alerts.length;
+    await health.recordReport(machineId, report);
   },
   logger: silentLogger,
   config: resolveMonitorConfig({ concurrency, jitterMs: 0 }),
@@ -139,15 +152,18 @@ const monitor = new BmcMonitor({
 
 async function timedPass(label: string): Promise<void> {
   const cpu = process.cpuUsage();
+  const statementsBefore = database.statements().statements;
   const result = await monitor.runOnce({ tasks: ["sensors"] });
   const used = process.cpuUsage(cpu);
+  const statements = database.statements().statements - statementsBefore;
   const seconds = result.durationMs / 1000;
   const cpuSeconds = (used.user + used.system) / 1e6;
   const polls = result.collections - result.errors;
   console.log(
     `${label}: ${result.machines} BMCs, ${polls} polls, ${result.errors} errors in ${seconds.toFixed(2)} s — ` +
       `${(polls / seconds).toFixed(0)} BMC polls/s, ${((cpuSeconds / polls) * 1000).toFixed(2)} ms of the ` +
-      `monitor's CPU per poll (the virtual BMCs run in another process)`,
+      `monitor's CPU per poll (the virtual BMCs run in another process), ` +
+      `${(statements / Math.max(polls, 1)).toFixed(1)} database statements per poll`,
   );
 }
 

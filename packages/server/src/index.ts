@@ -63,6 +63,7 @@ export {
   openMonitorBmcAccess,
   resolveMonitorConfig,
 } from "./health/monitor/index.js";
+export { HealthService, type HealthServiceDeps } from "./health/service/index.js";
 export {
   type ApplyExpectedMachinesResult,
   type CredentialKey,
