@@ -93,10 +93,19 @@ export class AgentApi {
       if (identity.renewalDue()) await this.renew(identity, signal);
       return await this.call(name, request, signal, this.channelOf(identity));
     } catch (error) {
-      // The agent listener moved (a restarted service on a free port): this call goes the shared way.
       if (!(error instanceof AgentCallError) || error.code !== status.UNAVAILABLE) throw error;
+      // The agent listener moved (a restarted service on a free port): this call goes the shared way, and the
+      // certificate naming the old address is dropped with its channel (which would keep reconnecting to a dead
+      // port), so the machine's next discovery asks for one naming the listener as it is now.
+      this.dropChannel(identity);
+      identity.forget();
       return this.call(name, request, signal);
     }
+  }
+
+  private dropChannel(identity: MachineIdentity): void {
+    this.machineClients.get(identity)?.client.close();
+    this.machineClients.delete(identity);
   }
 
   private async renew(identity: MachineIdentity, signal: AbortSignal): Promise<void> {

@@ -7,6 +7,7 @@ describe("resolveHealthConfig", () => {
       sensorAlerts: "enabled",
       dpuHeartbeatTimeoutMs: 300_000,
       historyLimit: 250,
+      unchangedReportRefreshMs: 300_000,
     });
     expect(resolveHealthConfig({ sensorAlerts: "monitorOnly" }).sensorAlerts).toBe("monitorOnly");
   });
@@ -14,6 +15,7 @@ describe("resolveHealthConfig", () => {
   it.each([
     [{ sensorAlerts: "loud" }, /health\.sensorAlerts must be equal to one of the allowed values/],
     [{ historyLimit: 0 }, /health\.historyLimit must be >= 1/],
+    [{ unchangedReportRefreshMs: -1 }, /health\.unchangedReportRefreshMs must be >= 0/],
     [{ heartbeat: 1 }, /health\.heartbeat is not a known key/],
   ])("refuses %j naming the key", (config, message) => {
     expect(() => resolveHealthConfig(config as never)).toThrow(message);
