@@ -41,7 +41,7 @@ export class MachineIdentity {
    * thirds of its life, and signed for the machine the service names now.
    */
   reusableFor(machineId: string, now = Date.now()): boolean {
-    return this.held?.machineId === machineId && !this.renewalDue(now);
+    return this.held?.machineId === machineId && this.fresh(now);
   }
 
   /** Whether a certificate is held that is not yet due for renewal (a boot may try it before asking anew). */

@@ -104,7 +104,8 @@ interface ReadPassword {
 
 /**
  * The secret's password, read again only when its file changed (inode, size, times): one stat per use, which
- * is also the check that nobody else may read it — every BMC session asks for the site's credentials.
+ * is also the check that nobody else may read it — every BMC session asks for the site's credentials. A file
+ * that failed is never its last good read's (a new file, or a write, changes its identity).
  */
 async function readMountedSecret(
   secret: MountedSecret,
@@ -112,7 +113,6 @@ async function readMountedSecret(
 ): Promise<BmcCredentials> {
   const info = await privateStat(secret.passwordFile);
   if (!info?.isFile()) {
-    lastRead.delete(secret.passwordFile);
     throw new CredentialFileError(
       secret.passwordFile,
       `${info === undefined ? "does not exist" : "is a directory"} (${secret.setting})`,
@@ -126,13 +126,9 @@ async function readMountedSecret(
     // Editors and `echo` add a final newline that is not part of the password.
     password = (await readFile(secret.passwordFile, "utf8")).replace(/\r?\n$/, "");
   } catch (error) {
-    lastRead.delete(secret.passwordFile);
     throw new CredentialFileError(secret.passwordFile, `cannot read: ${errnoReason(error)}`);
   }
-  if (!password) {
-    lastRead.delete(secret.passwordFile);
-    throw new CredentialFileError(secret.passwordFile, `is empty (${secret.setting})`);
-  }
+  if (!password) throw new CredentialFileError(secret.passwordFile, `is empty (${secret.setting})`);
   lastRead.set(secret.passwordFile, { password, file: identity });
   return { username: secret.username, password };
 }
