@@ -4,16 +4,19 @@
  * asserts nothing.
  */
 import { fork } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { getHeapStatistics } from "node:v8";
-import { type BmcDriverDefinition, redfishStandardDriver, silentLogger } from "@racksmith/core";
+import { redfishStandardDriver, silentLogger } from "@racksmith/core";
 import { RedfishClient } from "@racksmith/core/redfish";
 import {
   BmcMonitor,
-  createDriverWithCachedProbe,
+  createBmcAccess,
+  FileCredentialStore,
   HealthService,
-  type MonitorBmcAccess,
   migrate,
   openDatabase,
   resolveMonitorConfig,
@@ -77,59 +80,66 @@ for (let start = 0; start < fleet.bmcs.length; start += 1_000) {
     .execute();
 }
 
-const byId = new Map<string, FleetBmcInfo>(fleet.bmcs.map((bmc) => [bmc.id, bmc]));
-const client = (id: string, signal?: AbortSignal): RedfishClient => {
-  const bmc = byId.get(id);
-  if (!bmc) throw new Error(`no virtual BMC ${id}`);
-  return new RedfishClient({
-    address: `http://${bmc.address}`,
-    connectVia: fleet.url,
-    credentials: bmc.credentials,
-    // As the service's monitor: a BMC's connections close with its poll (it is back a pass later).
-    keepConnections: false,
-    ...(signal ? { signal } : {}),
-  });
-};
-
 // The service's BMC access reuses the driver the explorer chose: the fleet process selects each BMC's, untimed
-// and outside this process (the selection is the explorer's work; here it would make the peak RSS its own).
+// and outside this process (the selection is the explorer's work; here it would make the peak RSS its own), and
+// it is recorded where the explorer records it.
 fleetProcess.send("select");
-const byName = new Map(drivers.map((definition) => [definition.name, definition]));
-const chosen = new Map<string, BmcDriverDefinition>();
-for (const [id, name] of Object.entries(
-  (await nextMessage<FleetMessage, "selected">(fleetProcess, "selected")).drivers,
-)) {
-  const definition = byName.get(name);
-  if (definition) chosen.set(id, definition);
+const selected = (await nextMessage<FleetMessage, "selected">(fleetProcess, "selected")).drivers;
+const byId = new Map<string, FleetBmcInfo>(fleet.bmcs.map((bmc) => [bmc.id, bmc]));
+const explored = Object.entries(selected).map(([id, driver]) => {
+  const now = new Date();
+  return { address: byId.get(id)?.address ?? "", driver, findings: "[]", created_at: now, updated_at: now };
+});
+for (let start = 0; start < explored.length; start += 1_000) {
+  await database.db
+    .insertInto("explored_endpoints")
+    .values(explored.slice(start, start + 1_000))
+    .execute();
 }
 
-// As the service's monitor: each BMC's service description is kept between passes (ServiceProbeCache).
+// Each BMC's login in a sealed credential store on disk, as the service keeps them.
+const secrets = await mkdtemp(join(tmpdir(), "bench-monitor-"));
+const credentials = new FileCredentialStore({
+  directory: join(secrets, "credentials"),
+  keyFile: join(secrets, "credentials.key"),
+});
+for (let start = 0; start < fleet.bmcs.length; start += 100) {
+  await Promise.all(
+    fleet.bmcs
+      .slice(start, start + 100)
+      .map((bmc) => credentials.set({ kind: "bmc", mac: bmc.mac }, bmc.credentials)),
+  );
+}
+
+// As the service's monitor (`openMonitorBmcAccess`): the service's BMC access with each BMC's service
+// description kept between passes, connections closed with each BMC's poll.
 const serviceProbes = new ServiceProbeCache();
-const access: MonitorBmcAccess = (signal) => {
-  const clients: RedfishClient[] = [];
-  return {
-    of: async (machine) => {
-      const c = client(machine.id, signal);
-      clients.push(c);
-      const definition = chosen.get(machine.id) ?? redfishStandardDriver;
-      return createDriverWithCachedProbe(
-        definition,
-        c,
-        { logger: silentLogger },
-        serviceProbes,
-        machine.bmc_address,
-      );
-    },
-    close: async () => {
-      await Promise.all(clients.map((c) => c.close()));
-    },
-  };
-};
+const access = createBmcAccess({
+  database: database.db,
+  connector: (address, login, options) =>
+    new RedfishClient({
+      address: `http://${address}`,
+      connectVia: fleet.url,
+      ...(login ? { credentials: login } : {}),
+      ...(options?.keepConnections === false ? { keepConnections: false } : {}),
+      ...(options?.signal ? { signal: options.signal } : {}),
+    }),
+  credentials,
+  drivers: () => drivers,
+  fallback: redfishStandardDriver,
+  driverSettings: () => undefined,
+  logger: silentLogger,
+  probes: serviceProbes,
+  keepConnections: false,
+});
 
 // Each poll's report goes where the service's go: the health service stores it and recomputes the host's
 // aggregate (no lifecycle here to wake).
 const refreshMs = values["report-refresh-ms"];
+// The third pass runs with the health service's clock moved past the refresh period, as if it came that much later.
+let healthClockOffsetMs = 0;
 const health = new HealthService({
+  clock: () => new Date(Date.now() + healthClockOffsetMs),
   database,
   engine: { enqueue: async () => undefined },
   logger: silentLogger,
@@ -150,7 +160,7 @@ const monitor = new BmcMonitor({
   serviceProbes,
 });
 
-async function timedPass(label: string): Promise<void> {
+async function timedPass(label: string): Promise<number> {
   const cpu = process.cpuUsage();
   const statementsBefore = database.statements().statements;
   const result = await monitor.runOnce({ tasks: ["sensors"] });
@@ -165,12 +175,23 @@ async function timedPass(label: string): Promise<void> {
       `monitor's CPU per poll (the virtual BMCs run in another process), ` +
       `${(statements / Math.max(polls, 1)).toFixed(1)} database statements per poll`,
   );
+  return (cpuSeconds / polls) * 1000;
 }
 
 console.log(`bench:monitor — ${fleet.bmcs.length} virtual BMCs, concurrency ${concurrency}`);
 await timedPass("first pass (the fleet makes each BMC's service)");
 reports = 0;
-await timedPass("second pass");
+const steadyMs = await timedPass("second pass");
+// Every stored report is due for its refresh in this pass (as each is once per refresh period).
+healthClockOffsetMs = health.config.unchangedReportRefreshMs;
+reports = 0;
+const refreshPassMs = await timedPass("third pass (a refresh period later: every report refreshed)");
+// At the default 60 s sensor interval a BMC's report is refreshed at one poll in refresh ÷ 60 s.
+const share = Math.min(1, 60_000 / Math.max(health.config.unchangedReportRefreshMs, 1));
+console.log(
+  `over a refresh period (${health.config.unchangedReportRefreshMs / 1000} s, polls every 60 s): ` +
+    `${((1 - share) * steadyMs + share * refreshPassMs).toFixed(2)} ms of the monitor's CPU per poll on average`,
+);
 console.log(`reports recorded: ${reports}, BmcSensor alerts: ${alerts}`);
 // With --expose-gc, what is really live: a full collection first.
 (globalThis as { gc?: () => void }).gc?.();
@@ -188,5 +209,6 @@ console.log(
 await monitor.stop();
 if (databaseUrl) await database.db.schema.dropSchema(schema).ifExists().cascade().execute();
 await database.close();
+await rm(secrets, { recursive: true, force: true });
 fleetProcess.send("stop");
 await nextMessage<FleetMessage, "stopped">(fleetProcess, "stopped");

@@ -85,7 +85,12 @@ export {
   resolveInventoryConfig,
   SiteCredentialStore,
 } from "./inventory/index.js";
-export { createDriverWithCachedProbe, ServiceProbeCache } from "./lifecycle/bmc/index.js";
+export {
+  type BmcAccess,
+  type BmcAccessOptions,
+  createBmcAccess,
+  ServiceProbeCache,
+} from "./lifecycle/bmc/index.js";
 export {
   type InstanceView,
   invalidTransitions,

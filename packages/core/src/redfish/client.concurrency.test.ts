@@ -92,6 +92,19 @@ describe("per-BMC concurrency cap", () => {
     await pool.closeAll();
   });
 
+  it("lets a request still in flight finish when a client that keeps no connections closes", async () => {
+    const pool = new BmcConnectionPool({ idleCloseMs: 60_000 });
+    const client = new RedfishClient({ address: bmc.url, pool, maxConcurrency: 1, keepConnections: false });
+    holding = true;
+    const abandoned = client.get("/redfish/v1/Systems/held");
+    await vi.waitFor(() => expect(held.length).toBe(1), UNTIL_DONE);
+    await client.close();
+    holding = false;
+    for (const answer of held.splice(0)) answer();
+    expect(await abandoned).toMatchObject({ "@odata.id": "/redfish/v1/Systems/held" });
+    await pool.closeAll();
+  });
+
   it("defaults to four requests in flight", async () => {
     const client = new RedfishClient({ address: bmc.url, pool: new BmcConnectionPool() });
     bmc.maxInFlight = 0;

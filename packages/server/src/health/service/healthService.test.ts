@@ -294,6 +294,95 @@ describe("recordReport", () => {
   });
 });
 
+describe("refreshing an unchanged report", () => {
+  const sensor = {
+    source: "hardware-health",
+    successes: [],
+    alerts: [{ id: "BmcSensor", target: "FAN1", message: "FAN1 slow", classifications: [] }],
+  };
+  const stored = async () =>
+    testDb.database.db
+      .selectFrom("health_reports")
+      .select(["report", "updated_at"])
+      .where("machine_id", "=", "h-1")
+      .where("source", "=", sensor.source)
+      .executeTakeFirstOrThrow();
+  const aggregateRow = async () =>
+    testDb.database.db
+      .selectFrom("machine_health")
+      .select(["aggregate", "aggregate_hash"])
+      .where("machine_id", "=", "h-1")
+      .executeTakeFirstOrThrow();
+
+  beforeEach(async () => {
+    await reportDpuAgent(testDb.database, "d-1", now);
+  });
+
+  it("moves observedAt and the time, keeps inAlertSince, adds no history, and takes fewer statements", async () => {
+    const first = now.toISOString();
+    const statements = () => testDb.database.statements().statements;
+    let before = statements();
+    await service.recordReport("h-1", { ...sensor, observedAt: first });
+    const fullPath = statements() - before;
+    const firstAggregate = await aggregateRow();
+
+    now = new Date(now.getTime() + 6 * MINUTE);
+    await reportDpuAgent(testDb.database, "d-1", now);
+    before = statements();
+    await service.recordReport("h-1", { ...sensor, observedAt: now.toISOString() });
+    const refreshPath = statements() - before;
+
+    const row = await stored();
+    expect(row.updated_at.toISOString()).toBe(now.toISOString());
+    expect(row.report.observedAt).toBe(now.toISOString());
+    expect(row.report.alerts.map((a) => [a.id, a.inAlertSince])).toEqual([["BmcSensor", first]]);
+    const aggregate = await aggregateRow();
+    expect(aggregate.aggregate_hash).toBe(firstAggregate.aggregate_hash);
+    expect(aggregate.aggregate?.observedAt).not.toBe(firstAggregate.aggregate?.observedAt);
+    expect(aggregate.aggregate?.alerts.find((a) => a.id === "BmcSensor")?.inAlertSince).toBe(first);
+    expect((await service.history("h-1", 10)).entries).toHaveLength(1);
+    expect(refreshPath).toBeLessThan(fullPath);
+  });
+
+  it("derives a host's aggregate once per refresh period, not at each of its machines' refreshes", async () => {
+    const dpuSensor = { ...sensor, alerts: [] };
+    await service.recordReport("h-1", sensor);
+    await service.recordReport("d-1", dpuSensor);
+    now = new Date(now.getTime() + 6 * MINUTE);
+    await reportDpuAgent(testDb.database, "d-1", now);
+    const statements = () => testDb.database.statements().statements;
+    let before = statements();
+    await service.recordReport("h-1", sensor);
+    const hostRefresh = statements() - before;
+    before = statements();
+    await service.recordReport("d-1", dpuSensor);
+    expect(statements() - before).toBe(1);
+    expect(hostRefresh).toBeGreaterThan(1);
+    const dpuRow = await testDb.database.db
+      .selectFrom("health_reports")
+      .select("updated_at")
+      .where("machine_id", "=", "d-1")
+      .where("source", "=", sensor.source)
+      .executeTakeFirstOrThrow();
+    expect(dpuRow.updated_at.toISOString()).toBe(now.toISOString());
+  });
+
+  it("stores the report in full when another replica stored one since", async () => {
+    await service.recordReport("h-1", sensor);
+    now = new Date(now.getTime() + 10_000);
+    const other = newService();
+    await other.recordReport("h-1", { ...sensor, alerts: [] });
+
+    now = new Date(now.getTime() + 6 * MINUTE);
+    await service.recordReport("h-1", sensor);
+    const row = await stored();
+    expect(row.updated_at.toISOString()).toBe(now.toISOString());
+    // Refreshed over the other replica's row, its empty report would have stayed.
+    expect(row.report.alerts.map((a) => [a.id, a.inAlertSince])).toEqual([["BmcSensor", now.toISOString()]]);
+    expect(ids((await service.aggregate("h-1")).alerts)).toContain("BmcSensor");
+  });
+});
+
 describe("metrics", () => {
   it("exports the aggregate's alerts per classification and hosts per status", async () => {
     await reportDpuAgent(testDb.database, "d-1", now);

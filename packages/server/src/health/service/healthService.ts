@@ -18,8 +18,15 @@ import { type HealthConfig, type ResolvedHealthConfig, resolveHealthConfig } fro
 import { DpuReplaceOverrideError, HealthOverrideNotFoundError } from "./errors.js";
 import { gatherHostHealth } from "./gather.js";
 import { HealthMetrics } from "./metrics.js";
-import { RepeatedReports } from "./repeatedReports.js";
-import { readHistory, readOverrides, storeAggregate, updateOverrides, upsertReport } from "./store.js";
+import { RepeatedReports, type StoredReportMark } from "./repeatedReports.js";
+import {
+  readHistory,
+  readOverrides,
+  refreshReport,
+  storeAggregate,
+  updateOverrides,
+  upsertReport,
+} from "./store.js";
 
 export interface HealthServiceDeps {
   database: Database;
@@ -174,17 +181,48 @@ export class HealthService {
    * its host's aggregate; the host's lifecycle is woken only when the aggregate's content changed. A report
    * saying what the one stored for its machine and source said less than `health.unchangedReportRefreshMs`
    * ago is not stored again: the aggregate is derived afresh whenever it is read (API, lifecycle) anyway.
+   * After that it is refreshed (its time and `observedAt`, one statement) unless another replica stored one since.
    */
   async recordReport(machineId: string, report: HealthReport): Promise<void> {
     const now = this.clock();
     const hash = healthContentHash(report);
-    if (this.repeated.isRepeat(machineId, report.source, hash, now)) return;
+    const last = this.repeated.last(machineId, report.source);
+    if (this.repeated.isRepeat(last, hash, now)) return;
+    if (last?.hash === hash && (await this.refreshed(machineId, report, last, now))) return;
     const found = await findMachine(this.deps.database.db, machineId);
     if (!found) throw new MachineNotFoundError(machineId);
     await upsertReport(this.deps.database, machineId, report, now);
-    const { changed } = await this.recompute(found.hostId);
-    this.repeated.storedNow(machineId, report.source, hash, now);
-    if (changed) await this.deps.engine.enqueue(MANAGED_HOST_OBJECT_TYPE, found.hostId);
+    await this.afterStore(machineId, report.source, { hash, atMs: now.getTime(), hostId: found.hostId });
+  }
+
+  /** Stores again a report of unchanged content; false when it must be stored in full after all. */
+  private async refreshed(
+    machineId: string,
+    report: HealthReport,
+    last: StoredReportMark,
+    now: Date,
+  ): Promise<boolean> {
+    if (!(await refreshReport(this.deps.database, machineId, report, new Date(last.atMs), now))) return false;
+    const mark = { ...last, atMs: now.getTime() };
+    if (!this.repeated.aggregateDue(last.hostId, now)) {
+      this.repeated.storedNow(machineId, report.source, mark);
+      return true;
+    }
+    try {
+      await this.afterStore(machineId, report.source, mark);
+      return true;
+    } catch (error) {
+      // The host this process knew is gone (the machine moved): the full path finds the one it has now.
+      if (!(error instanceof MachineNotFoundError)) throw error;
+      this.repeated.forget(machineId, report.source);
+      return false;
+    }
+  }
+
+  private async afterStore(machineId: string, source: string, mark: StoredReportMark): Promise<void> {
+    const { changed } = await this.recompute(mark.hostId);
+    this.repeated.storedNow(machineId, source, mark);
+    if (changed) await this.deps.engine.enqueue(MANAGED_HOST_OBJECT_TYPE, mark.hostId);
   }
 
   private async recompute(hostId: string) {
@@ -202,6 +240,7 @@ export class HealthService {
       now,
       this.config.historyLimit,
     );
+    this.repeated.recomputed(hostId, now);
     this.metrics.refresh(hostId, stored.report);
     return stored;
   }

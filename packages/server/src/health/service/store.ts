@@ -70,6 +70,14 @@ export async function storeAggregate(
   now: Date,
   historyLimit: number,
 ): Promise<StoredAggregate> {
+  const unchanged = await touchAggregate(
+    database,
+    hostId,
+    healthContentHash(derived),
+    derived.observedAt,
+    now,
+  );
+  if (unchanged) return { report: unchanged, changed: false };
   return database.db.transaction().execute(async (tx) => {
     const row = await lockMachineHealth(tx, hostId, now);
     const report = retainInAlertSince(derived, row.aggregate ?? undefined, now);
@@ -92,6 +100,59 @@ export async function storeAggregate(
     }
     return { report, changed };
   });
+}
+
+/**
+ * The common case of `storeAggregate` in one statement: the stored aggregate already says what `hash` says (a
+ * content hash leaves `observedAt` and `inAlertSince` out, so every alert kept its time), and only its
+ * `observedAt` moves. Answers the stored aggregate, or undefined when its content differs (or there is none).
+ */
+async function touchAggregate(
+  database: Database,
+  hostId: string,
+  hash: string,
+  observedAt: string | undefined,
+  now: Date,
+): Promise<HealthReport | undefined> {
+  const row = await database.db
+    .updateTable("machine_health")
+    .set({ aggregate: withObservedAtSql("aggregate", observedAt), updated_at: now })
+    .where("machine_id", "=", hostId)
+    .where("aggregate_hash", "=", hash)
+    .returning("aggregate")
+    .executeTakeFirst();
+  return row?.aggregate ?? undefined;
+}
+
+/** A jsonb report column with its `observedAt` replaced (removed when the new report has none). */
+function withObservedAtSql(column: "aggregate" | "report", observedAt: string | undefined) {
+  const ref = sql.ref(column);
+  return observedAt === undefined
+    ? sql<string>`${ref} - 'observedAt'`
+    : sql<string>`jsonb_set(${ref}, '{observedAt}', to_jsonb(${observedAt}::text))`;
+}
+
+/**
+ * Stores again a report whose content is that of the one this process stored for the machine and source at
+ * `storedAt` (a refresh): only its `observedAt` and time move, alerts keeping their `inAlertSince`. Guarded by
+ * that time, so a report another replica stored since is never overwritten; false when the row is not the one
+ * stored then (the caller stores the report in full).
+ */
+export async function refreshReport(
+  database: Database,
+  machineId: string,
+  report: HealthReport,
+  storedAt: Date,
+  now: Date,
+): Promise<boolean> {
+  const result = await database.db
+    .updateTable("health_reports")
+    .set({ report: withObservedAtSql("report", report.observedAt), updated_at: now })
+    .where("machine_id", "=", machineId)
+    .where("source", "=", report.source)
+    .where("updated_at", "=", storedAt)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** A host's health history, newest first. */

@@ -61,12 +61,8 @@ export function createBmcAccess(options: BmcAccessOptions): BmcAccess {
     const clients: RedfishClient[] = [];
     const opened = new Map<string, Promise<LifecycleBmc>>();
     const open = async (machine: MachineRow): Promise<LifecycleBmc> => {
-      const [endpoint, candidates] = await Promise.all([
-        options.database
-          .selectFrom("explored_endpoints")
-          .select(["driver"])
-          .where("address", "=", machine.bmc_address)
-          .executeTakeFirst(),
+      const [driverName, candidates] = await Promise.all([
+        explorerDriver(options, machine.bmc_address),
         credentialCandidates(options.credentials, {
           mac: machine.bmc_mac,
           vendorKeys: machine.vendor ? [machine.vendor] : [],
@@ -78,7 +74,7 @@ export function createBmcAccess(options: BmcAccessOptions): BmcAccess {
           `no credentials are stored for the BMC of ${machine.id} (${machine.bmc_mac})`,
         );
       }
-      const definition = options.drivers().find((d) => d.name === endpoint?.driver) ?? options.fallback;
+      const definition = options.drivers().find((d) => d.name === driverName) ?? options.fallback;
       const client = options.connector(machine.bmc_address, credentials, {
         signal,
         ...(options.keepConnections === false ? { keepConnections: false } : {}),
@@ -104,4 +100,18 @@ export function createBmcAccess(options: BmcAccessOptions): BmcAccess {
       },
     };
   };
+}
+
+/** The driver the explorer recorded for a BMC (kept with its description when there is a cache). */
+async function explorerDriver(options: BmcAccessOptions, address: string): Promise<string | undefined> {
+  const cached = options.probes?.driverOf(address);
+  if (cached !== undefined) return cached;
+  const row = await options.database
+    .selectFrom("explored_endpoints")
+    .select(["driver"])
+    .where("address", "=", address)
+    .executeTakeFirst();
+  // None recorded yet (the fallback serves) is not kept: the explorer's choice is read as soon as it is made.
+  if (row?.driver) options.probes?.setDriver(address, row.driver);
+  return row?.driver ?? undefined;
 }

@@ -44,6 +44,20 @@ describe("ServiceProbeCache", () => {
     expect(cache.size).toBe(0);
   });
 
+  it("keeps the explorer's driver choice as long as a description, and drops it with one", () => {
+    let now = 0;
+    const cache = new ServiceProbeCache(1_000, () => now);
+    for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) cache.setDriver(address, `d-${address}`);
+    now = 999;
+    expect(cache.driverOf("10.0.0.1")).toBe("d-10.0.0.1");
+    cache.delete("10.0.0.2");
+    expect(cache.driverOf("10.0.0.2")).toBeUndefined();
+    cache.retain(new Set(["10.0.0.1"]));
+    expect(cache.driverOf("10.0.0.3")).toBeUndefined();
+    now = 1_000;
+    expect(cache.driverOf("10.0.0.1")).toBeUndefined();
+  });
+
   it("keeps descriptions frozen, sharing what two BMCs have in common", () => {
     const cache = new ServiceProbeCache();
     cache.set("10.0.0.1", probeOf("Dell", "uuid-1"));

@@ -20,6 +20,8 @@ export const SERVICE_PROBE_TTL_MS = 3_600_000;
  */
 export class ServiceProbeCache {
   private readonly entries = new Map<string, { probe: ServiceProbe; at: number }>();
+  /** The driver the explorer recorded for each BMC, read once per `ttlMs` rather than at every contact. */
+  private readonly drivers = new Map<string, { name: string; at: number }>();
   private readonly sharing = new StructureSharing();
 
   constructor(
@@ -41,13 +43,33 @@ export class ServiceProbeCache {
     this.entries.set(address, { probe: this.kept(probe), at: this.now() });
   }
 
+  /**
+   * The name of the driver the explorer chose for the BMC, as read within `ttlMs`; trusted and dropped with the
+   * description (a changed BMC fails an operation, which drops both).
+   */
+  driverOf(address: string): string | undefined {
+    const entry = this.drivers.get(address);
+    if (!entry) return undefined;
+    if (this.now() - entry.at >= this.ttlMs) {
+      this.drivers.delete(address);
+      return undefined;
+    }
+    return entry.name;
+  }
+
+  setDriver(address: string, name: string): void {
+    this.drivers.set(address, { name, at: this.now() });
+  }
+
   delete(address: string): void {
     this.entries.delete(address);
+    this.drivers.delete(address);
   }
 
   /** Forgets every BMC not in `addresses` (machines that left the fleet). */
   retain(addresses: ReadonlySet<string>): void {
     for (const address of this.entries.keys()) if (!addresses.has(address)) this.entries.delete(address);
+    for (const address of this.drivers.keys()) if (!addresses.has(address)) this.drivers.delete(address);
   }
 
   get size(): number {
