@@ -38,6 +38,8 @@ const { values } = parseArgs({
     "database-url": { type: "string" },
     // The health service's health.unchangedReportRefreshMs (0: every poll's report is stored).
     "report-refresh-ms": { type: "string" },
+    // Then passes one minute apart, as the service's monitor runs them, with the RSS sampled each second.
+    "steady-passes": { type: "string", default: "0" },
   },
 });
 const bmcCount = Number(values.bmcs);
@@ -178,6 +180,33 @@ async function timedPass(label: string): Promise<number> {
   return (cpuSeconds / polls) * 1000;
 }
 
+/**
+ * `count` sensor passes starting one minute apart (the service's default interval, without its jitter), the
+ * process's RSS sampled every second: what the monitor holds between and during the passes of a service that
+ * runs them each minute, rather than in passes back to back.
+ */
+async function steadyPasses(count: number): Promise<void> {
+  if (count <= 0) return;
+  const rssMb = () => process.memoryUsage().rss / 1024 / 1024;
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(rssMb()), 1_000);
+  const cpu = process.cpuUsage();
+  let polls = 0;
+  for (let pass = 0; pass < count; pass++) {
+    const started = Date.now();
+    const result = await monitor.runOnce({ tasks: ["sensors"] });
+    polls += result.collections - result.errors;
+    if (pass < count - 1) await new Promise((resolve) => setTimeout(resolve, started + 60_000 - Date.now()));
+  }
+  clearInterval(sampler);
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `${count} passes a minute apart: ${((used.user + used.system) / 1e3 / Math.max(polls, 1)).toFixed(2)} ms of ` +
+      `the monitor's CPU per poll, RSS ${Math.min(...samples).toFixed(0)}–${Math.max(...samples).toFixed(0)} MB ` +
+      `(sampled each second), ${rssMb().toFixed(0)} MB at the end`,
+  );
+}
+
 console.log(`bench:monitor — ${fleet.bmcs.length} virtual BMCs, concurrency ${concurrency}`);
 await timedPass("first pass (the fleet makes each BMC's service)");
 reports = 0;
@@ -193,6 +222,7 @@ console.log(
     `${((1 - share) * steadyMs + share * refreshPassMs).toFixed(2)} ms of the monitor's CPU per poll on average`,
 );
 console.log(`reports recorded: ${reports}, BmcSensor alerts: ${alerts}`);
+await steadyPasses(Number(values["steady-passes"]));
 // With --expose-gc, what is really live: a full collection first.
 (globalThis as { gc?: () => void }).gc?.();
 const memory = process.memoryUsage();
