@@ -30,13 +30,7 @@ export class ServiceProbeCache {
   ) {}
 
   get(address: string): ServiceProbe | undefined {
-    const entry = this.entries.get(address);
-    if (!entry) return undefined;
-    if (this.now() - entry.at >= this.ttlMs) {
-      this.entries.delete(address);
-      return undefined;
-    }
-    return entry.probe;
+    return this.fresh(this.entries, address)?.probe;
   }
 
   set(address: string, probe: ServiceProbe): void {
@@ -48,13 +42,7 @@ export class ServiceProbeCache {
    * description (a changed BMC fails an operation, which drops both).
    */
   driverOf(address: string): string | undefined {
-    const entry = this.drivers.get(address);
-    if (!entry) return undefined;
-    if (this.now() - entry.at >= this.ttlMs) {
-      this.drivers.delete(address);
-      return undefined;
-    }
-    return entry.name;
+    return this.fresh(this.drivers, address)?.name;
   }
 
   setDriver(address: string, name: string): void {
@@ -74,6 +62,16 @@ export class ServiceProbeCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The entry kept for a BMC, unless it is older than `ttlMs` (then it is dropped). */
+  private fresh<T extends { at: number }>(map: Map<string, T>, address: string): T | undefined {
+    const entry = map.get(address);
+    if (entry && this.now() - entry.at >= this.ttlMs) {
+      map.delete(address);
+      return undefined;
+    }
+    return entry;
   }
 
   /** Every member shared as it is, the root's own object aside (its UUID makes each BMC's unique). */
