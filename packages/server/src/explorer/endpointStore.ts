@@ -41,11 +41,11 @@ export class EndpointStore {
   /** Makes the table match the inventory's endpoints: new ones added, gone ones (and their verdicts) removed. */
   async syncEndpoints(endpoints: readonly BmcEndpoint[]): Promise<void> {
     const now = this.clock();
-    const wanted = new Map(endpoints.map((e) => [e.address, e.mac]));
+    const wanted = new Map(endpoints.map((e) => [e.address, e]));
     const stored = await this.db.selectFrom("explored_endpoints").select(["address", "bmc_mac"]).execute();
     const storedMac = new Map(stored.map((row) => [row.address, row.bmc_mac]));
     const gone = stored.map((row) => row.address).filter((address) => !wanted.has(address));
-    const changed = [...wanted].filter(([address, mac]) => storedMac.get(address) !== mac);
+    const changed = [...wanted.values()].filter((e) => storedMac.get(e.address) !== e.mac);
     await this.db.transaction().execute(async (trx) => {
       for (const part of chunks(gone)) {
         await trx.deleteFrom("explored_endpoints").where("address", "in", part).execute();
@@ -54,11 +54,12 @@ export class EndpointStore {
         await trx
           .insertInto("explored_endpoints")
           .values(
-            part.map(([address, mac]) => ({
-              address,
-              bmc_mac: mac,
+            part.map((e) => ({
+              address: e.address,
+              bmc_mac: e.mac,
               findings: "[]",
-              created_at: now,
+              // First seen (not first synced), so BMCs that booted together are explored together.
+              created_at: e.firstSeenAt ?? now,
               updated_at: now,
             })),
           )
@@ -82,6 +83,7 @@ export class EndpointStore {
         "last_explored_at",
         "auth_failures",
         "last_auth_failure_at",
+        "created_at",
       ])
       .execute();
     return rows.map((row) => ({
@@ -89,6 +91,7 @@ export class EndpointStore {
       bmcMac: row.bmc_mac,
       explorationRequested: row.exploration_requested,
       lastExploredAt: row.last_explored_at,
+      firstSeenAt: row.created_at,
       authFailures: { count: row.auth_failures, lastAt: row.last_auth_failure_at ?? undefined },
     }));
   }
@@ -156,35 +159,59 @@ export class EndpointStore {
       .execute();
   }
 
-  async storedReports(): Promise<StoredReport[]> {
+  /**
+   * The reports of endpoints no managed machine holds (by BMC MAC), in address order: a managed host's verdict
+   * stands, so a run reads only what may still pair or ingest, however large the site already managed is.
+   */
+  async unmanagedReports(): Promise<StoredReport[]> {
     const rows = await this.db
-      .selectFrom("explored_endpoints")
-      .select(["address", "bmc_mac", "report", "last_power_on_at"])
-      .where("report", "is not", null)
-      .orderBy("address")
+      .selectFrom("explored_endpoints as e")
+      .select(["e.address", "e.bmc_mac", "e.report", "e.last_power_on_at"])
+      .where("e.report", "is not", null)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom("machines as m").select("m.id").whereRef("m.bmc_mac", "=", "e.bmc_mac"))),
+      )
+      .orderBy("e.address")
       .execute();
-    return rows.flatMap((row) =>
-      row.report
-        ? [
-            {
-              address: row.address,
-              bmcMac: row.bmc_mac,
-              report: row.report,
-              lastPowerOnAt: row.last_power_on_at ?? undefined,
-            },
-          ]
-        : [],
-    );
+    return rows.flatMap(toStoredReport);
   }
 
-  /** Replaces every host verdict and every endpoint's findings with this run's, in one transaction. */
+  /** The reports of managed DPUs with these serials (a host that shows one is rejected, not kept waiting). */
+  async managedDpuReports(serials: readonly string[]): Promise<StoredReport[]> {
+    if (serials.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("explored_endpoints as e")
+      .innerJoin("machines as m", "m.bmc_mac", "e.bmc_mac")
+      .select(["e.address", "e.bmc_mac", "e.report", "e.last_power_on_at"])
+      .where("e.report", "is not", null)
+      .where("m.kind", "=", "dpu")
+      .where("m.serial", "in", [...serials])
+      .orderBy("e.address")
+      .execute();
+    return rows.flatMap(toStoredReport);
+  }
+
+  /**
+   * Stores this run's host verdicts and every endpoint's findings, in one transaction. A host a managed
+   * machine holds keeps its verdict (runs no longer evaluate it); every other verdict is this run's.
+   */
   async saveVerdicts(
     verdicts: readonly ManagedHostVerdict[],
     findings: ReadonlyMap<string, EndpointFinding[]>,
   ): Promise<void> {
     const now = this.clock();
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("explored_managed_hosts").execute();
+      await trx
+        .deleteFrom("explored_managed_hosts as h")
+        .where(({ eb, and, not, exists, selectFrom }) =>
+          not(
+            and([
+              eb("h.status", "=", "ingested"),
+              exists(selectFrom("machines as m").select("m.id").whereRef("m.id", "=", "h.machine_id")),
+            ]),
+          ),
+        )
+        .execute();
       for (const part of chunks(verdicts)) {
         await trx
           .insertInto("explored_managed_hosts")
@@ -198,6 +225,17 @@ export class EndpointStore {
               serial: v.serial,
               dpus: JSON.stringify(v.dpus),
               updated_at: now,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.column("host_address").doUpdateSet((eb) => ({
+              status: eb.ref("excluded.status"),
+              code: eb.ref("excluded.code"),
+              reason: eb.ref("excluded.reason"),
+              machine_id: eb.ref("excluded.machine_id"),
+              serial: eb.ref("excluded.serial"),
+              dpus: eb.ref("excluded.dpus"),
+              updated_at: eb.ref("excluded.updated_at"),
             })),
           )
           .execute();
@@ -285,6 +323,21 @@ function toManagedHostView(row: Selectable<ExploredManagedHostsTable>): ManagedH
     primaryDpu: row.dpus.find((dpu) => dpu.primary)?.machineId ?? null,
     updatedAt: row.updated_at.toISOString(),
   };
+}
+
+function toStoredReport(
+  row: Pick<EndpointRow, "address" | "bmc_mac" | "report" | "last_power_on_at">,
+): StoredReport[] {
+  return row.report
+    ? [
+        {
+          address: row.address,
+          bmcMac: row.bmc_mac,
+          report: row.report,
+          lastPowerOnAt: row.last_power_on_at ?? undefined,
+        },
+      ]
+    : [];
 }
 
 function authFailureColumns(failures: AuthFailures) {

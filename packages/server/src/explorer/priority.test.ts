@@ -32,4 +32,21 @@ describe("endpointsToExplore", () => {
     ]);
     expect(endpointsToExplore(endpoints, 0)).toEqual([]);
   });
+
+  it("explores endpoints never explored in the order the inventory first saw them, then by address", () => {
+    const booted = [
+      { address: "10.0.0.9", explorationRequested: false, lastExploredAt: null, firstSeenAt: at(2) },
+      { address: "10.0.0.7", explorationRequested: false, lastExploredAt: null, firstSeenAt: at(1) },
+      { address: "10.0.0.3", explorationRequested: false, lastExploredAt: null, firstSeenAt: at(2) },
+      { address: "10.0.0.1", explorationRequested: false, lastExploredAt: null, firstSeenAt: at(3) },
+      { address: "10.0.0.2", explorationRequested: false, lastExploredAt: at(0), firstSeenAt: at(0) },
+    ];
+    expect(endpointsToExplore(booted, 10).map((e) => e.address)).toEqual([
+      "10.0.0.7",
+      "10.0.0.3",
+      "10.0.0.9",
+      "10.0.0.1",
+      "10.0.0.2",
+    ]);
+  });
 });

@@ -399,6 +399,56 @@ describe("pairing and ingestion", () => {
     expect((await explorer.listManagedHosts())[0]).toMatchObject({ status: "ingested", machineId: hostId });
   });
 
+  it("keeps a managed host's verdict and still rejects a host showing a DPU that host owns", async () => {
+    const { inventory, scripted } = fleet(1);
+    const { explorer, metrics } = siteExplorer(inventory, scripted);
+    await explorer.runIteration();
+    const hostId = machineIdFor("host", "HOST-1");
+    const [ingested] = await explorer.listManagedHosts();
+    expect(ingested).toMatchObject({ status: "ingested", machineId: hostId });
+
+    // A second host (another BMC) that shows the first one's DPU: its pairing reads the managed DPU's report.
+    inventory.endpoints.push({ address: "10.0.1.9", mac: mac(9) });
+    inventory.expect(mac(9), "HOST-9");
+    scripted.script.set("10.0.1.9", {
+      report: hostReport({
+        serial: "HOST-9",
+        pcie: [{ partNumber: BF3, serial: "DPU-1" }],
+        nics: [{ mac: HOST_NIC }],
+      }),
+    });
+    expect(await explorer.runIteration()).toMatchObject({ ingested: 0, rejected: 1 });
+    const verdicts = new Map((await explorer.listManagedHosts()).map((h) => [h.hostAddress, h]));
+    expect(verdicts.get("10.0.1.9")).toMatchObject({ status: "rejected", code: "dpu_attached_elsewhere" });
+    // The managed host's verdict is the one its ingestion stored, not evaluated again.
+    expect(verdicts.get("10.0.1.1")).toEqual(ingested);
+    expect(await metrics.metrics()).toMatch(/racksmith_site_explorer_hosts\{status="ingested"\} 1/);
+
+    // Once the machine is gone, the host is evaluated (and ingested) again.
+    await testDb.database.db.deleteFrom("machines").execute();
+    await sql`DELETE FROM state_objects`.execute(testDb.database.db);
+    expect(await explorer.runIteration()).toMatchObject({ ingested: 1 });
+    expect((await explorer.listManagedHosts()).find((h) => h.hostAddress === "10.0.1.1")).toMatchObject({
+      status: "ingested",
+      machineId: hostId,
+    });
+  });
+
+  it("explores new BMCs in the order the inventory first saw them, so a host and its DPU pair in one run", async () => {
+    const { inventory, scripted } = fleet(3);
+    // Booted one host at a time (host 3 first), each host with its DPU; addresses sort otherwise.
+    const seen = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, n));
+    inventory.endpoints = [3, 2, 1].flatMap((i, order) => [
+      { address: `10.0.1.${i}`, mac: mac(i), firstSeenAt: seen(order) },
+      { address: `10.0.2.${i}`, mac: mac(100 + i), firstSeenAt: seen(order) },
+    ]);
+    const { explorer } = siteExplorer(inventory, scripted, { budget: 2 });
+    expect(await explorer.runIteration()).toMatchObject({ explored: 2, ingested: 1 });
+    expect((await explorer.listMachines()).map((m) => m.serial).sort()).toEqual(["DPU-3", "HOST-3"]);
+    expect(await explorer.runIteration()).toMatchObject({ explored: 2, ingested: 1 });
+    expect((await explorer.listMachines()).map((m) => m.serial)).toContain("HOST-2");
+  });
+
   it("creates at most maxIngestionsPerRun hosts per run", async () => {
     const { inventory, scripted } = fleet(3);
     const { explorer } = siteExplorer(inventory, scripted, { maxIngestionsPerRun: 2 });

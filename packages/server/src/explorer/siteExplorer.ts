@@ -19,7 +19,13 @@ import { machineLifecycle } from "./machineLifecycle.js";
 import { MANAGED_HOST_OBJECT_TYPE, MachineStore, type NewMachine } from "./machineStore.js";
 import { MANAGED_HOST_INITIAL_STATE } from "./managedHostMachine.js";
 import type { ExplorerMetrics } from "./metrics.js";
-import { type DpuEndpoint, indexDpusBySerial, type PairedDpu, pairHost } from "./pairing.js";
+import {
+  type DpuEndpoint,
+  hostBluefieldSerials,
+  indexDpusBySerial,
+  type PairedDpu,
+  pairHost,
+} from "./pairing.js";
 import { endpointsToExplore } from "./priority.js";
 import { isDpuReport, reportSerial } from "./reportFacts.js";
 import type {
@@ -231,20 +237,23 @@ export class SiteExplorer {
     expectedByMac: ReadonlyMap<string, ExpectedMachine>,
   ): Promise<Array<ManagedHostVerdict & { ingestedNow: boolean }>> {
     const { config } = this.deps;
-    const reports = await this.endpoints.storedReports();
-    const dpus: DpuEndpoint[] = [];
-    const hosts: StoredReport[] = [];
-    for (const stored of reports) {
-      if (isDpuReport(stored.report, config.bluefieldPartNumbers)) {
-        if (stored.bmcMac)
-          dpus.push({ address: stored.address, bmcMac: stored.bmcMac, report: stored.report });
-      } else {
-        hosts.push(stored);
-      }
+    const ingested = await this.machines.ingestedFacts();
+    const { hosts, dpus } = this.splitReports(await this.endpoints.unmanagedReports());
+    // A managed DPU a waiting host shows still pairs, so that host is rejected (attached elsewhere), not kept waiting.
+    const claimed = new Set(
+      hosts.flatMap((host) => [
+        ...hostBluefieldSerials(host.report, config.bluefieldPartNumbers),
+        ...((host.bmcMac && expectedByMac.get(host.bmcMac)?.fallbackDpuSerials) || []),
+      ]),
+    );
+    const attached = [...claimed].filter((serial) => ingested.dpuSerials.has(serial));
+    if (attached.length > 0) {
+      const managed = this.splitReports(await this.endpoints.managedDpuReports(attached)).dpus;
+      dpus.push(...managed);
+      dpus.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
     }
     const dpusBySerial = indexDpusBySerial(dpus);
     const dpuReports = new Map(dpus.map((dpu) => [dpu.address, dpu.report]));
-    const ingested = await this.machines.ingestedFacts();
     const verdicts: Array<ManagedHostVerdict & { ingestedNow: boolean }> = [];
     const findings = new Map<string, EndpointFinding[]>();
     let created = 0;
@@ -290,8 +299,23 @@ export class SiteExplorer {
       verdicts.push(verdict);
     }
     await this.endpoints.saveVerdicts(verdicts, findings);
-    this.recordVerdictMetrics(verdicts);
+    this.recordVerdictMetrics(verdicts, ingested.hostIdsByMac.size);
     return verdicts;
+  }
+
+  /** DPU reports (with a BMC MAC) apart from every other report, which is a host's. */
+  private splitReports(reports: readonly StoredReport[]): { hosts: StoredReport[]; dpus: DpuEndpoint[] } {
+    const dpus: DpuEndpoint[] = [];
+    const hosts: StoredReport[] = [];
+    for (const stored of reports) {
+      if (isDpuReport(stored.report, this.deps.config.bluefieldPartNumbers)) {
+        if (stored.bmcMac)
+          dpus.push({ address: stored.address, bmcMac: stored.bmcMac, report: stored.report });
+      } else {
+        hosts.push(stored);
+      }
+    }
+    return { hosts, dpus };
   }
 
   private async act(
@@ -406,12 +430,14 @@ export class SiteExplorer {
     return { ok: true, machineId: hostId };
   }
 
-  private recordVerdictMetrics(verdicts: readonly ManagedHostVerdict[]): void {
+  /** `managedBefore`: hosts managed before this run, whose verdicts the run kept. */
+  private recordVerdictMetrics(verdicts: readonly ManagedHostVerdict[], managedBefore: number): void {
     const { hostsByStatus, pairingWaits } = this.deps.metrics;
     hostsByStatus.reset();
     pairingWaits.reset();
     for (const status of INGESTION_STATUSES) {
-      hostsByStatus.set({ status }, verdicts.filter((v) => v.status === status).length);
+      const kept = status === "ingested" ? managedBefore : 0;
+      hostsByStatus.set({ status }, kept + verdicts.filter((v) => v.status === status).length);
     }
     for (const verdict of verdicts) {
       if ((verdict.status === "waiting" || verdict.status === "rejected") && verdict.code) {

@@ -94,6 +94,8 @@ export const BMC_ENDPOINTS_CHANGED_TOPIC = "bmc_endpoints_changed";
 export interface BmcEndpoint {
   address: string;
   mac: string;
+  /** When the inventory first saw this BMC (its first lease or its expected machine); not served by the APIs. */
+  firstSeenAt?: Date;
 }
 
 export interface BmcCredentials {

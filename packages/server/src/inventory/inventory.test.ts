@@ -464,15 +464,21 @@ describe(`inventory on ${TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"}`, () => {
 
     it("yield BMC endpoints: every lease and every static address, one per MAC, the static one winning", async () => {
       const leased = await inventory.discoverDhcp({ mac: mac(1) });
-      await inventory.discoverDhcp({ mac: mac(2) });
+      const second = await inventory.discoverDhcp({ mac: mac(2) });
       await inventory.addExpectedMachine(machine(2, { bmcAddress: "10.50.0.2" }));
       await inventory.addExpectedMachine(machine(3, { bmcAddress: "10.50.0.3:443" }));
       await inventory.addExpectedMachine(machine(4));
-      expect(await inventory.bmcEndpoints()).toEqual([
+      const endpoints = await inventory.bmcEndpoints();
+      expect(endpoints.map(({ address, mac }) => ({ address, mac }))).toEqual([
         { address: leased.address, mac: mac(1) },
         { address: "10.50.0.2", mac: mac(2) },
         { address: "10.50.0.3:443", mac: mac(3) },
       ]);
+      // First seen: the first lease, even where an expected machine's static address came later and wins.
+      expect(endpoints[1]?.firstSeenAt).toEqual(new Date(second.updatedAt));
+      expect(endpoints[2]?.firstSeenAt?.getTime()).toBeGreaterThanOrEqual(
+        new Date(second.updatedAt).getTime(),
+      );
     });
   });
 });

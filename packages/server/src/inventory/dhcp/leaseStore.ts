@@ -147,15 +147,22 @@ export class DhcpLeaseStore {
 
   /** Every lease and every expected machine's static address, one per MAC (the static address wins). */
   async bmcEndpoints(): Promise<BmcEndpoint[]> {
-    const leases = await this.database.db.selectFrom("dhcp_leases").select(["mac", "address"]).execute();
+    const leases = await this.database.db
+      .selectFrom("dhcp_leases")
+      .select(["mac", "address", "created_at"])
+      .execute();
     const statics = await this.database.db
       .selectFrom("expected_machines")
-      .select(["bmc_mac as mac", "bmc_address as address"])
+      .select(["bmc_mac as mac", "bmc_address as address", "created_at"])
       .where("bmc_address", "is not", null)
       .execute();
-    const byMac = new Map<string, string>();
-    for (const { mac, address } of [...leases, ...statics]) if (address) byMac.set(mac, address);
-    return [...byMac].sort(([a], [b]) => a.localeCompare(b)).map(([mac, address]) => ({ address, mac }));
+    const byMac = new Map<string, BmcEndpoint>();
+    for (const { mac, address, created_at } of [...leases, ...statics]) {
+      if (!address) continue;
+      const seen = byMac.get(mac)?.firstSeenAt;
+      byMac.set(mac, { address, mac, firstSeenAt: seen && seen < created_at ? seen : created_at });
+    }
+    return [...byMac.values()].sort((a, b) => a.mac.localeCompare(b.mac));
   }
 
   private inPool(ipv4: number | null): boolean {
