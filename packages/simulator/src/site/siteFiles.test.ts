@@ -96,7 +96,9 @@ describe("fastTimings", () => {
       maxIngestionsPerRun: 2_000,
     });
     expect(small.monitor).toEqual({ sensorIntervalMs: 10_000, jitterMs: 1_000 });
-    expect(large.monitor).toEqual({ sensorIntervalMs: 60_000, jitterMs: 10_000 });
+    expect(large.monitor).toEqual({ sensorIntervalMs: 120_000, jitterMs: 10_000 });
+    expect(fastTimings(500).monitor.sensorIntervalMs).toBe(60_000);
+    expect(fastTimings(10_000).monitor.sensorIntervalMs).toBe(600_000);
     expect(large.engine.concurrency).toBe(50);
   });
 });

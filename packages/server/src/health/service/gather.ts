@@ -34,39 +34,26 @@ export async function gatherHostHealth(
   const machines = [snapshot.host, ...snapshot.dpus];
   const ids = machines.map((m) => m.id);
   const addresses = [...new Set(machines.map((m) => m.bmc_address))];
-  const [state, endpoints, reports, overrides] = await Promise.all([
-    db
-      .selectFrom("state_objects")
-      .select("state")
-      .where("object_type", "=", MANAGED_HOST_OBJECT_TYPE)
-      .where("object_id", "=", hostId)
-      .executeTakeFirst(),
-    db
-      .selectFrom("explored_endpoints")
-      .select([
-        "address",
-        "last_error",
-        "findings",
-        "last_explored_at",
-        // Only the power states, not the whole (large) exploration report.
-        sql<string[] | null>`jsonb_path_query_array(report, '$.systems[*].powerState')`.as("power_states"),
-      ])
-      .where("address", "in", addresses)
-      .execute(),
-    db
-      .selectFrom("health_reports")
-      .select(["machine_id", "report"])
-      .where("machine_id", "in", ids)
-      .orderBy("machine_id")
-      .orderBy("source")
-      .execute(),
-    db
-      .selectFrom("machine_health")
-      .select(["machine_id", "overrides"])
-      .where("machine_id", "in", ids)
-      .execute(),
-  ]);
-  const tag = state ? String((state.state as { state?: unknown }).state) : undefined;
+  // One statement for all four (each a JSON aggregate), so an aggregate's recomputation is two round trips.
+  const { rows } = await sql<GatheredRow>`
+    select
+      (select s.state from state_objects s
+        where s.object_type = ${MANAGED_HOST_OBJECT_TYPE} and s.object_id = ${hostId}) as state,
+      (select coalesce(jsonb_agg(jsonb_build_object(
+          'address', e.address, 'last_error', e.last_error, 'findings', e.findings,
+          'last_explored_at', e.last_explored_at,
+          -- Only the power states, not the whole (large) exploration report.
+          'power_states', jsonb_path_query_array(e.report, '$.systems[*].powerState'))), '[]'::jsonb)
+        from explored_endpoints e where e.address in (${sql.join(addresses)})) as endpoints,
+      (select coalesce(jsonb_agg(jsonb_build_object('machine_id', h.machine_id, 'report', h.report)
+          order by h.machine_id, h.source), '[]'::jsonb)
+        from health_reports h where h.machine_id in (${sql.join(ids)})) as reports,
+      (select coalesce(jsonb_agg(jsonb_build_object('machine_id', o.machine_id, 'overrides', o.overrides)),
+          '[]'::jsonb)
+        from machine_health o where o.machine_id in (${sql.join(ids)})) as overrides
+  `.execute(db);
+  const { state, endpoints, reports, overrides } = rows[0] as GatheredRow;
+  const tag = state ? String((state as { state?: unknown }).state) : undefined;
   const byAddress = new Map(endpoints.map((e) => [e.address, e]));
   return {
     snapshot,
@@ -82,7 +69,7 @@ export async function gatherHostHealth(
           lastError: endpoint.last_error as ExplorationFailure | null,
           findings: endpoint.findings ?? [],
           systemPowerStates: (endpoint.power_states ?? []).filter((s): s is string => typeof s === "string"),
-          lastExploredAt: endpoint.last_explored_at,
+          lastExploredAt: endpoint.last_explored_at === null ? null : new Date(endpoint.last_explored_at),
           lastPowerActionAt: lastPowerAction(snapshot.reports.get(machine.id)?.last_reboot_request?.at),
         },
       ];
@@ -90,6 +77,20 @@ export async function gatherHostHealth(
     reports: reports.map((row) => ({ machineId: row.machine_id, report: row.report })),
     overrides: new Map(overrides.map((row) => [row.machine_id, row.overrides ?? emptyHealthOverrides()])),
   };
+}
+
+/** The gathering statement's one row; its JSON aggregates' times are text. */
+interface GatheredRow {
+  state: unknown;
+  endpoints: Array<{
+    address: string;
+    last_error: unknown;
+    findings: ExploredBmcFacts["findings"] | null;
+    last_explored_at: string | null;
+    power_states: unknown[] | null;
+  }>;
+  reports: Array<{ machine_id: string; report: HealthReport }>;
+  overrides: Array<{ machine_id: string; overrides: HealthOverrides | null }>;
 }
 
 function lastPowerAction(at: string | undefined): Date | null {
