@@ -70,18 +70,13 @@ export async function storeAggregate(
   now: Date,
   historyLimit: number,
 ): Promise<StoredAggregate> {
-  const unchanged = await touchAggregate(
-    database,
-    hostId,
-    healthContentHash(derived),
-    derived.observedAt,
-    now,
-  );
+  // The content hash leaves `inAlertSince` out, so it is the same before and after retaining those times.
+  const hash = healthContentHash(derived);
+  const unchanged = await touchAggregate(database, hostId, hash, derived.observedAt, now);
   if (unchanged) return { report: unchanged, changed: false };
   return database.db.transaction().execute(async (tx) => {
     const row = await lockMachineHealth(tx, hostId, now);
     const report = retainInAlertSince(derived, row.aggregate ?? undefined, now);
-    const hash = healthContentHash(report);
     const changed = hash !== row.aggregate_hash;
     await tx
       .updateTable("machine_health")
