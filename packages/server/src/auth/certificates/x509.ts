@@ -42,6 +42,7 @@ export async function keysFromPem(pem: string): Promise<webcrypto.CryptoKeyPair>
 /** A random positive serial number, 16 bytes in hex. */
 export function serialNumber(): string {
   const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0] ?? 0) & 0x7f;
+  // First byte 0x01–0x7f: positive, and never a leading zero DER would drop (16 bytes, as read back).
+  bytes[0] = ((bytes[0] ?? 0) & 0x7f) | 0x01;
   return Buffer.from(bytes).toString("hex");
 }
