@@ -6,6 +6,8 @@ describe("engine config", () => {
   it("fills every key with its default, the heartbeat being a third of the lease", () => {
     expect(resolveEngineConfig()).toEqual({
       iterationIntervalMs: 30_000,
+      iterationSpreadMs: 30_000,
+      waitRecheckMs: 0,
       pollIntervalMs: 1_000,
       concurrency: 10,
       handlerTimeoutMs: 180_000,
@@ -15,6 +17,11 @@ describe("engine config", () => {
       shutdownGraceMs: 10_000,
     });
     expect(resolveEngineConfig({ leaseMs: 3_000 }).heartbeatMs).toBe(1_000);
+    // The periodic batch is spread over the interval unless told otherwise.
+    expect(resolveEngineConfig({ iterationIntervalMs: 90_000 }).iterationSpreadMs).toBe(90_000);
+    expect(resolveEngineConfig({ iterationIntervalMs: 90_000, iterationSpreadMs: 0 }).iterationSpreadMs).toBe(
+      0,
+    );
     // The lease no longer depends on the handler timeout: a handler may run far longer than one lease.
     expect(
       resolveEngineConfig({ handlerTimeoutMs: 600_000, leaseMs: 1_500, concurrency: undefined }),
@@ -50,7 +57,7 @@ describe("engine config", () => {
     for (const [key, value] of Object.entries(DEFAULT_ENGINE_CONFIG))
       expect(properties[key]?.default).toBe(value);
     expect(Object.keys(properties).sort()).toEqual(
-      [...Object.keys(DEFAULT_ENGINE_CONFIG), "heartbeatMs"].sort(),
+      [...Object.keys(DEFAULT_ENGINE_CONFIG), "heartbeatMs", "iterationSpreadMs"].sort(),
     );
   });
 });

@@ -4,6 +4,17 @@ import { InvalidArgumentError } from "../errors/index.js";
 export interface EngineConfig {
   /** Every object is re-run this often (one replica enqueues them all), plus jitter in [0, T/3). */
   iterationIntervalMs: number;
+  /**
+   * A run that ends waiting is re-run after this long even if nothing enqueues it (a handler's own
+   * `wait(reason, { recheckAfterMs })` wins); 0: at the next periodic run. Lets a large site keep a long
+   * iteration interval for steady objects while objects in the middle of their lifecycle are looked at soon.
+   */
+  waitRecheckMs: number;
+  /**
+   * Each periodic batch (after the first, at start) makes every object due at a random time within this long,
+   * so a large site's periodic runs come steadily; default `iterationIntervalMs`, 0: all at once.
+   */
+  iterationSpreadMs?: number;
   /** Workers look for due rows this often when no NOTIFY arrives (a fallback: NOTIFY wakes them at once). */
   pollIntervalMs: number;
   /** Handlers running at once, per object type, per process. */
@@ -27,6 +38,7 @@ export type ResolvedEngineConfig = Required<EngineConfig>;
 
 export const DEFAULT_ENGINE_CONFIG: Readonly<EngineConfig> = Object.freeze({
   iterationIntervalMs: 30_000,
+  waitRecheckMs: 0,
   pollIntervalMs: 1_000,
   concurrency: 10,
   handlerTimeoutMs: 180_000,
@@ -53,6 +65,15 @@ export const ENGINE_CONFIG_SCHEMA: SchemaObject = {
     iterationIntervalMs: integer(10, "Periodic re-run of every object (ms), with jitter in [0, T/3).", {
       default: DEFAULT_ENGINE_CONFIG.iterationIntervalMs,
     }),
+    waitRecheckMs: integer(
+      0,
+      "A waiting object is re-run after this long even if nothing enqueues it (ms); 0: at the next periodic run.",
+      { default: DEFAULT_ENGINE_CONFIG.waitRecheckMs },
+    ),
+    iterationSpreadMs: integer(
+      0,
+      "Each periodic batch makes every object due at a random time within this long (ms); default iterationIntervalMs, 0: all at once.",
+    ),
     pollIntervalMs: integer(10, "Fallback poll for due work when no NOTIFY arrives (ms).", {
       default: DEFAULT_ENGINE_CONFIG.pollIntervalMs,
     }),
@@ -107,6 +128,7 @@ export function resolveEngineConfig(config: Partial<EngineConfig> = {}): Resolve
   const resolved = {
     ...merged,
     heartbeatMs: merged.heartbeatMs ?? Math.max(1, Math.floor(merged.leaseMs / HEARTBEATS_PER_LEASE)),
+    iterationSpreadMs: merged.iterationSpreadMs ?? merged.iterationIntervalMs,
   };
   if (resolved.heartbeatMs * 2 > resolved.leaseMs) {
     throw new InvalidArgumentError(

@@ -16,7 +16,7 @@ import type { Logger } from "../logging/index.js";
 import type { EngineConfig } from "./config.js";
 import { StateEngine } from "./engine.js";
 import { HISTORY_TRIM_EVERY } from "./finalWrite.js";
-import { claimDue } from "./queue.js";
+import { claimDue, enqueueAllObjects } from "./queue.js";
 import type { Claim } from "./records.js";
 import type { ObjectStateView } from "./types.js";
 import { MAX_CHAINED_RUNS } from "./typeWorker.js";
@@ -546,6 +546,63 @@ describe("StateEngine", () => {
     expect(assemblingRuns).toBe(2);
   });
 
+  it.each([
+    ["the engine's waitRecheckMs (batched final write)", null, false, 60_000],
+    ["the handler's own recheckAfterMs (final write with deferred writes)", 5_000, true, 5_000],
+  ])(
+    "re-runs a waiting object after %s with nothing enqueueing it, and not before",
+    async (_, recheckMs, defers, afterMs) => {
+      const type = defers ? "w_recheck_own" : "w_recheck";
+      const id = `${type}-1`;
+      let now = Date.parse("2031-02-01T00:00:00Z");
+      const engine = await startEngine(type, {
+        clock: () => new Date(now),
+        // The worker polls for due rows every 20 ms of real time; only the test's clock makes the row due.
+        config: { waitRecheckMs: 60_000, pollIntervalMs: 20 },
+        hook: ({ state, context }) => {
+          if (defers && state.state === "assembling") context.defer(async () => undefined);
+        },
+      });
+      await addWidget(engine, type, id, { parts_ready: false, recheck_ms: recheckMs });
+      await untilOutcome(engine, type, id, "wait");
+      // Parked in the same statement as the outcome: unclaimed, due when the wait asked.
+      expect(await queueRow(type, id)).toMatchObject({
+        owner: null,
+        due_at: new Date(now + afterMs),
+      });
+      await sql`UPDATE widgets SET parts_ready = true WHERE id = ${id}`.execute(testDb.database.db);
+
+      const pollAt = (at: number) => {
+        const { calls, settledResults } = vi.mocked(claimDue).mock;
+        return calls.some(
+          ([, request], i) =>
+            request.objectType === type &&
+            request.now.getTime() === at &&
+            settledResults[i]?.type === "fulfilled",
+        );
+      };
+      now += afterMs - 1;
+      await waitFor(() => pollAt(now), {
+        what: "a poll just before the recheck",
+        timeoutMs: Number.POSITIVE_INFINITY,
+      });
+      expect((await stateOf(engine, type, id)).state).toEqual({ state: "assembling" });
+      now += 1;
+      await untilState(engine, type, id, "done");
+    },
+  );
+
+  it("runs a parked waiting object at once when it is enqueued", async () => {
+    const engine = await startEngine("w_recheck_enqueue", { config: { waitRecheckMs: NEVER_MS } });
+    await addWidget(engine, "w_recheck_enqueue", "parked-1", { parts_ready: false });
+    await untilOutcome(engine, "w_recheck_enqueue", "parked-1", "wait");
+    expect(await queueRow("w_recheck_enqueue", "parked-1")).toMatchObject({ owner: null });
+    await sql`UPDATE widgets SET parts_ready = true WHERE id = 'parked-1'`.execute(testDb.database.db);
+    await engine.enqueue("w_recheck_enqueue", "parked-1");
+    await untilState(engine, "w_recheck_enqueue", "parked-1", "done");
+    expect(await queueRow("w_recheck_enqueue", "parked-1")).toBeUndefined();
+  });
+
   it("wakes an idle worker through NOTIFY, not a poll (poll interval beyond the test)", async () => {
     const workers = watchParkedWorkers();
     try {
@@ -659,7 +716,8 @@ describe("StateEngine", () => {
     const hook: WidgetHook = ({ state }) => {
       if (state.state === "done") runs.push(now);
     };
-    const config = { iterationIntervalMs: intervalMs };
+    // Each batch due at once (not spread over the interval), so each run comes at the tick that made it due.
+    const config = { iterationIntervalMs: intervalMs, iterationSpreadMs: 0 };
     const first = await startEngine("w_periodic", { hook, config, clock });
     const second = await startEngine("w_periodic", { hook, config, clock });
     const replicas = [first.processorId, second.processorId].sort();
@@ -693,6 +751,36 @@ describe("StateEngine", () => {
     }
     expect([...new Set(attemptsAt(startedAt).map((a) => a.owner))].sort()).toEqual(replicas);
     expect(runs).toEqual([0, 1, 2, 3].map((i) => startedAt + i * intervalMs));
+  });
+
+  it("spreads a periodic batch over iterationSpreadMs, each object due once within it", async () => {
+    const engine = await startEngine("w_spread");
+    const ids = Array.from({ length: 40 }, (_, i) => `spread-${i}`);
+    for (const id of ids) await addWidget(engine, "w_spread", id, { parts_ready: false });
+    await waitFor(
+      async () => {
+        const views = await Promise.all(ids.map((id) => stateOf(engine, "w_spread", id)));
+        return views.every((view) => view.outcome?.kind === "wait");
+      },
+      { what: "every widget to wait for its parts", timeoutMs: Number.POSITIVE_INFINITY },
+    );
+    const now = new Date("2031-03-01T00:00:00Z");
+    expect(await enqueueAllObjects(testDb.database.db, "w_spread", now, 60_000)).toBe(ids.length);
+    const due = await testDb.database.db
+      .selectFrom("state_queue")
+      .select(["due_at", "enqueued_at"])
+      .where("object_type", "=", "w_spread")
+      .execute();
+    const times = due.map((row) => new Date(row.due_at).getTime() - now.getTime());
+    expect(times).toHaveLength(ids.length);
+    for (const ms of times) expect(ms >= 0 && ms < 60_000).toBe(true);
+    // 40 draws over a minute: all in one second would be a batch, not a spread.
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(1_000);
+    expect(due.every((row) => new Date(row.enqueued_at).getTime() === new Date(row.due_at).getTime())).toBe(
+      true,
+    );
+    // Already queued: a second batch adds nothing.
+    expect(await enqueueAllObjects(testDb.database.db, "w_spread", now, 60_000)).toBe(0);
   });
 
   it("on stop, abandons handlers past the grace period and releases their claims to other replicas", async () => {

@@ -43,6 +43,8 @@ export async function writeFinal(
      * moves on (a new run) and its lease is renewed for this long (ms). See `keptClaim`.
      */
     keepClaimMs?: number;
+    /** Not a transition: leave the queue row due at this time instead of deleting it (see `endClaimCtes`). */
+    recheckAt?: Date;
   },
 ): Promise<FinalWriteResult> {
   const { write, now } = options;
@@ -89,7 +91,14 @@ export async function writeFinal(
         rerun_requested_at = NULL, enqueued_at = ${now}::timestamptz
       WHERE ${heldBy(claim)} AND ${when})`);
   } else if (write.kind !== "delete") {
-    steps.push(...endClaimCtes(claim, { runAgain: write.kind === "transition", now, when }));
+    steps.push(
+      ...endClaimCtes(claim, {
+        runAgain: write.kind === "transition",
+        now,
+        when,
+        ...(write.kind === "outcome" && options.recheckAt ? { recheckAt: options.recheckAt } : {}),
+      }),
+    );
   }
 
   const { rows } = await sql<{ held: boolean; written: boolean }>`

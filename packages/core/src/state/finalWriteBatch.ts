@@ -11,6 +11,8 @@ export interface BatchedWrite {
   now: Date;
   /** As `writeFinal`'s: keep the claim for the next state's run, its lease renewed for this long (ms). */
   keepClaimMs?: number;
+  /** As `writeFinal`'s: an outcome leaves the queue row due at this time instead of deleting it. */
+  recheckAt?: Date;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function writeFinalBatch(
   writes: readonly BatchedWrite[],
   historyLimit: number,
 ): Promise<FinalWriteResult[]> {
-  const input = writes.map(({ claim, expectedVersion, write, now, keepClaimMs }) => ({
+  const input = writes.map(({ claim, expectedVersion, write, now, keepClaimMs, recheckAt }) => ({
     id: claim.objectId,
     owner: claim.owner,
     claim: claim.claimCount,
@@ -39,11 +41,13 @@ export async function writeFinalBatch(
       write.kind === "transition" && keepClaimMs !== undefined
         ? new Date(now.getTime() + keepClaimMs).toISOString()
         : null,
+    recheck_at: write.kind === "outcome" && recheckAt ? recheckAt.toISOString() : null,
   }));
   const { rows } = await sql<{ id: string; held: boolean; written: boolean }>`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS i(id text, owner text, claim integer,
-        expected bigint, next jsonb, outcome jsonb, at timestamptz, keep_until timestamptz)
+        expected bigint, next jsonb, outcome jsonb, at timestamptz, keep_until timestamptz,
+        recheck_at timestamptz)
     ), claim AS (
       SELECT q.object_id AS id, q.rerun_requested_at FROM state_queue q JOIN input i
         ON q.object_type = ${objectType} AND q.object_id = i.id AND q.owner = i.owner AND q.claim_count = i.claim
@@ -76,7 +80,7 @@ export async function writeFinalBatch(
       WHERE w.moved AND w.version % ${HISTORY_TRIM_EVERY}::bigint = 0 AND h.object_type = ${objectType}
         AND h.object_id = w.id AND h.version <= w.version - ${historyLimit}::bigint
     ), ending AS (
-      SELECT w.id, i.owner, i.claim, i.at, i.keep_until, w.moved, c.rerun_requested_at
+      SELECT w.id, i.owner, i.claim, i.at, i.keep_until, i.recheck_at, w.moved, c.rerun_requested_at
       FROM written w JOIN input i ON i.id = w.id JOIN claim c ON c.id = w.id
     ), kept AS (
       UPDATE state_queue q SET claim_count = q.claim_count + 1, lease_expires_at = e.keep_until,
@@ -92,7 +96,13 @@ export async function writeFinalBatch(
         AND q.object_type = ${objectType} AND q.object_id = e.id AND q.owner = e.owner AND q.claim_count = e.claim
     ), removed AS (
       DELETE FROM state_queue q USING ending e
-      WHERE e.keep_until IS NULL AND NOT e.moved AND e.rerun_requested_at IS NULL
+      WHERE e.keep_until IS NULL AND NOT e.moved AND e.rerun_requested_at IS NULL AND e.recheck_at IS NULL
+        AND q.object_type = ${objectType} AND q.object_id = e.id AND q.owner = e.owner AND q.claim_count = e.claim
+    ), parked AS (
+      UPDATE state_queue q SET owner = NULL, lease_expires_at = NULL, rerun_requested_at = NULL,
+        due_at = e.recheck_at, enqueued_at = e.recheck_at
+      FROM ending e
+      WHERE e.keep_until IS NULL AND NOT e.moved AND e.rerun_requested_at IS NULL AND e.recheck_at IS NOT NULL
         AND q.object_type = ${objectType} AND q.object_id = e.id AND q.owner = e.owner AND q.claim_count = e.claim
     )
     SELECT i.id, c.id IS NOT NULL AS held, w.id IS NOT NULL AS written

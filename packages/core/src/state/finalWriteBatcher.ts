@@ -97,6 +97,7 @@ export function finalWriteStatements(
         write: write.write,
         now: write.now,
         ...(write.keepClaimMs === undefined ? {} : { keepClaimMs: write.keepClaimMs }),
+        ...(write.recheckAt === undefined ? {} : { recheckAt: write.recheckAt }),
       }),
     many: (writes) => writeFinalBatch(db, objectType, writes, historyLimit),
     landed: (write) => finalWriteLanded(db, write.claim, write),

@@ -5,9 +5,14 @@ export function transition<S extends TaggedState>(next: S): Outcome<S> {
   return { kind: "transition", next };
 }
 
-/** Blocked on something outside (a BMC job, an agent report); re-run on enqueue or the next period. */
-export function wait(reason: string): Outcome<never> {
-  return { kind: "wait", reason };
+/**
+ * Blocked on something outside (a BMC job, an agent report); re-run on enqueue, or after `recheckAfterMs`
+ * (default the engine's `waitRecheckMs`; 0 or none: at the next periodic run).
+ */
+export function wait(reason: string, options: { recheckAfterMs?: number } = {}): Outcome<never> {
+  return options.recheckAfterMs === undefined
+    ? { kind: "wait", reason }
+    : { kind: "wait", reason, recheckAfterMs: options.recheckAfterMs };
 }
 
 /** Nothing to do in this state (a steady state such as Ready). */

@@ -19,7 +19,8 @@ export class PeriodicEnqueuer {
 
   /** Runs the first iteration (so start-up is deterministic), then keeps ticking in the background. */
   async start(): Promise<void> {
-    this.running = this.tick();
+    // The first batch is due at once: what changed while no engine ran is looked at now.
+    this.running = this.tick(0);
     await this.running;
     this.schedule(withJitter(this.rt.config.iterationIntervalMs, JITTER));
   }
@@ -33,13 +34,13 @@ export class PeriodicEnqueuer {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
+      this.running = this.tick(this.rt.config.iterationSpreadMs).finally(() => {
         this.schedule(withJitter(this.rt.config.iterationIntervalMs, JITTER));
       });
     }, delayMs);
   }
 
-  private async tick(): Promise<void> {
+  private async tick(spreadMs: number): Promise<void> {
     const { machine, database, config } = this.rt;
     const now = this.rt.clock();
     try {
@@ -50,7 +51,7 @@ export class PeriodicEnqueuer {
         holdMs: config.iterationIntervalMs,
       });
       if (!acquired) return;
-      const queued = await enqueueAllObjects(database.db, machine.objectType, now);
+      const queued = await enqueueAllObjects(database.db, machine.objectType, now, spreadMs);
       if (queued > 0) await database.notify(this.rt.channel, machine.objectType);
       this.rt.logger.debug({ objectType: machine.objectType, queued }, "periodic enqueue");
     } catch (error) {

@@ -30,13 +30,25 @@ export async function enqueueObject(db: Db, key: ObjectKey, now: Date, channel: 
   return rows.length > 0;
 }
 
-/** The periodic enqueue: every object of the type not already queued becomes due now. Returns how many. */
-export async function enqueueAllObjects(db: Db, objectType: string, now: Date): Promise<number> {
+/**
+ * The periodic enqueue: every object of the type not already queued becomes due, each at a random time within
+ * `spreadMs` from now (0: all now), so a large periodic batch comes steadily instead of queueing all at once
+ * ahead of every enqueue that follows. Returns how many.
+ */
+export async function enqueueAllObjects(
+  db: Db,
+  objectType: string,
+  now: Date,
+  spreadMs = 0,
+): Promise<number> {
   const { rows } = await sql<{ queued: number }>`
     WITH queued AS (
       INSERT INTO state_queue (object_type, object_id, due_at, enqueued_at)
-      SELECT object_type, object_id, ${now}::timestamptz, ${now}::timestamptz
-      FROM state_objects WHERE object_type = ${objectType}
+      SELECT object_type, object_id, due, due FROM (
+        SELECT object_type, object_id,
+          ${now}::timestamptz + floor(random() * ${spreadMs}::double precision) * interval '1 millisecond' AS due
+        FROM state_objects WHERE object_type = ${objectType}
+      ) spread
       ON CONFLICT (object_type, object_id) DO NOTHING
       RETURNING 1
     )
@@ -117,7 +129,8 @@ export function claimCte(claim: Claim): RawBuilder<unknown> {
 
 /**
  * CTEs ending the claim locked by `claimCte`, when `when` holds: requeue the row if `runAgain` or an
- * enqueue arrived during the run, else delete it. A requeued row keeps its `due_at`, i.e. its place in the
+ * enqueue arrived during the run, else delete it — or, given `recheckAt`, leave it unclaimed and due then (an
+ * enqueue meanwhile makes it due at once; the periodic enqueue leaves it be). A requeued row keeps its `due_at`, i.e. its place in the
  * queue: it continues work already under way, so it goes ahead of rows enqueued since (a periodic batch of
  * every object, say). No NOTIFY: the run that ends frees a slot in this process, whose worker claims again
  * at once — and a NOTIFY would make the commit take PostgreSQL's global notify lock (held through the WAL
@@ -125,16 +138,25 @@ export function claimCte(claim: Claim): RawBuilder<unknown> {
  */
 export function endClaimCtes(
   claim: Claim,
-  options: { runAgain: boolean; now: Date; when?: RawBuilder<unknown> },
+  options: { runAgain: boolean; now: Date; when?: RawBuilder<unknown>; recheckAt?: Date },
 ): RawBuilder<unknown>[] {
   const when = options.when ?? sql`TRUE`;
   const again = sql`(${options.runAgain}::boolean OR (SELECT rerun_requested_at FROM claim) IS NOT NULL)`;
-  return [
-    sql`requeued AS (
+  const requeued = sql`requeued AS (
       UPDATE state_queue SET owner = NULL, lease_expires_at = NULL, rerun_requested_at = NULL,
         enqueued_at = COALESCE(rerun_requested_at, ${options.now}::timestamptz)
-      WHERE ${heldBy(claim)} AND ${when} AND ${again})`,
-    sql`removed AS (DELETE FROM state_queue WHERE ${heldBy(claim)} AND ${when} AND NOT ${again})`,
+      WHERE ${heldBy(claim)} AND ${when} AND ${again})`;
+  if (options.recheckAt === undefined)
+    return [
+      requeued,
+      sql`removed AS (DELETE FROM state_queue WHERE ${heldBy(claim)} AND ${when} AND NOT ${again})`,
+    ];
+  return [
+    requeued,
+    sql`parked AS (
+      UPDATE state_queue SET owner = NULL, lease_expires_at = NULL, rerun_requested_at = NULL,
+        due_at = ${options.recheckAt}::timestamptz, enqueued_at = ${options.recheckAt}::timestamptz
+      WHERE ${heldBy(claim)} AND ${when} AND NOT ${again})`,
   ];
 }
 

@@ -163,17 +163,19 @@ export async function runClaim(
   const write = stateWrite(rt, outcome, now);
   const keep = outcome.kind === "transition" && control.keepClaim?.() === true;
   const keepClaimMs = keep ? rt.config.leaseMs : undefined;
+  const recheckAt = recheckTime(rt, outcome, now);
   const check = (written: FinalWriteResult) => {
     if (!written.held) throw new StaleWrite("lease");
     if (!written.written) throw new StaleWrite("version");
   };
   const finalWrite = async (db: Kysely<EngineTables>) =>
-    check(await writeFinal(db, claim, { expectedVersion: version, write, now, keepClaimMs }));
+    check(await writeFinal(db, claim, { expectedVersion: version, write, now, keepClaimMs, recheckAt }));
   // One statement is atomic by itself (and may share a batch with other runs' writes); deferred writes
   // need a transaction around it.
   const batched = deferred.length === 0 && write.kind !== "delete";
   try {
-    if (batched) check(await rt.writes.write({ claim, expectedVersion: version, write, now, keepClaimMs }));
+    if (batched)
+      check(await rt.writes.write({ claim, expectedVersion: version, write, now, keepClaimMs, recheckAt }));
     else if (deferred.length === 0) await finalWrite(rt.database.db);
     else {
       await rt.database.db.transaction().execute(async (trx) => {
@@ -222,6 +224,13 @@ export async function runClaim(
     });
   }
   return keep && outcome.kind === "transition" ? keptClaim(claim, outcome.next, version, now) : undefined;
+}
+
+/** When a waiting object is looked at again if nothing enqueues it first; undefined: the next periodic run. */
+function recheckTime(rt: MachineRuntime, outcome: Outcome, now: Date): Date | undefined {
+  if (outcome.kind !== "wait") return undefined;
+  const after = outcome.recheckAfterMs ?? rt.config.waitRecheckMs;
+  return after > 0 ? new Date(now.getTime() + after) : undefined;
 }
 
 function stateWrite(rt: MachineRuntime, outcome: Outcome, now: Date): StateWrite {
@@ -330,6 +339,14 @@ function invalidOutcome(outcome: Outcome): string | undefined {
   }
   if (candidate.kind === "transition" && typeof candidate.next?.state !== "string") {
     return "returned a transition to a state without a string `state` tag";
+  }
+  const recheck = (outcome as { recheckAfterMs?: unknown }).recheckAfterMs;
+  if (
+    candidate.kind === "wait" &&
+    recheck !== undefined &&
+    !(Number.isSafeInteger(recheck) && Number(recheck) >= 0)
+  ) {
+    return "returned a wait whose recheckAfterMs is not a whole number of milliseconds ≥ 0";
   }
   return undefined;
 }

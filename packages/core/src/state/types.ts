@@ -8,7 +8,7 @@ export type TaggedState = { state: string };
 /** What a handler decided. Build one with `transition`, `wait`, `doNothing` or `deleted`. */
 export type Outcome<S extends TaggedState = TaggedState> =
   | { readonly kind: "transition"; readonly next: S }
-  | { readonly kind: "wait"; readonly reason: string }
+  | { readonly kind: "wait"; readonly reason: string; readonly recheckAfterMs?: number }
   | { readonly kind: "doNothing" }
   | { readonly kind: "deleted" };
 

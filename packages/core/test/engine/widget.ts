@@ -28,6 +28,8 @@ export interface Widget {
   scrap: boolean;
   assembled: boolean;
   writes: number;
+  /** Its wait for parts asks to be looked at again after this long (ms); null: the engine's default. */
+  recheckMs: number | null;
 }
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -39,6 +41,7 @@ interface WidgetsTable {
   scrap: Defaulted<boolean>;
   assembled: Defaulted<boolean>;
   writes: Defaulted<number>;
+  recheck_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 type WidgetRow = {
@@ -48,6 +51,7 @@ type WidgetRow = {
   scrap: boolean;
   assembled: boolean;
   writes: number;
+  recheck_ms: number | null;
 };
 
 export type WidgetDb = Kysely<EngineTables & { widgets: WidgetsTable }>;
@@ -61,7 +65,8 @@ export async function createWidgetsTable(database: Database): Promise<void> {
     polish_rounds integer NOT NULL DEFAULT 0,
     scrap boolean NOT NULL DEFAULT false,
     assembled boolean NOT NULL DEFAULT false,
-    writes integer NOT NULL DEFAULT 0
+    writes integer NOT NULL DEFAULT 0,
+    recheck_ms integer
   )`.execute(database.db);
 }
 
@@ -123,6 +128,7 @@ export function widgetMachine(options: {
           scrap: row.scrap,
           assembled: row.assembled,
           writes: row.writes,
+          recheckMs: row.recheck_ms,
         }
       );
     },
@@ -136,7 +142,11 @@ export function widgetMachine(options: {
       },
       assembling: async ({ id, state, object, context }) => {
         await hook({ id, state, widget: object, context });
-        if (!object.partsReady) return wait("parts not ready");
+        if (!object.partsReady)
+          return wait(
+            "parts not ready",
+            object.recheckMs === null ? {} : { recheckAfterMs: object.recheckMs },
+          );
         context.defer(async (trx) => {
           await widgetDb(trx).updateTable("widgets").set({ assembled: true }).where("id", "=", id).execute();
         });

@@ -77,6 +77,40 @@ describe("the exploration loop", () => {
     }
   });
 
+  it("takes its own lock again for a run near the lock's end, so a backlog is not left for the next interval", async () => {
+    await sql`DELETE FROM work_locks`.execute(testDb.database.db);
+    const deadlines: number[] = [];
+    // Every moment but the first 10 ms of the lock is within the margin: a run then has no time of its own.
+    const loop = new ExplorationLoop({
+      database: testDb.database,
+      owner: "near-the-end",
+      intervalMs: 60_000,
+      marginMs: 59_990,
+      logger: silentLogger,
+      random: () => 0,
+      pokeDelayMs: 5,
+      run: async (deadline) => {
+        deadlines.push(deadline);
+        return undefined;
+      },
+    });
+    await loop.start();
+    try {
+      await waitFor(() => deadlines.length === 1, { what: "the first run" });
+      const firstDeadline = deadlines[0] ?? Number.NaN;
+      // At least the 10 ms pass (a busy machine only makes it more, and the lock lasts a minute).
+      await waitFor(() => Date.now() > firstDeadline, { what: "the first run's deadline to pass" });
+      await loop.requestRun();
+      await waitFor(() => deadlines.length === 2, { what: "the run requested near the lock's end" });
+      expect(deadlines[1]).toBeGreaterThan(firstDeadline);
+      const { rows } = await sql<{ owner: string }>`SELECT owner FROM work_locks
+        WHERE work_key = ${SITE_EXPLORER_WORK_LOCK}`.execute(testDb.database.db);
+      expect(rows.map((row) => row.owner)).toEqual(["near-the-end"]);
+    } finally {
+      await loop.stop();
+    }
+  });
+
   function gatedLoop(owner: string) {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {

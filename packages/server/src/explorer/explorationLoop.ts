@@ -132,11 +132,15 @@ export class ExplorationLoop {
     try {
       const now = Date.now();
       if (now >= this.leaseUntil - marginMs) {
+        // `renew`: the holder takes its lock again before it ends (a run near the lock's end would have no time
+        // to explore); without it, a backlog run there found the lock taken (by itself) and exploring stopped
+        // until the lock expired and the next periodic tick came.
         const acquired = await tryAcquireWorkLock(database.db, {
           key: SITE_EXPLORER_WORK_LOCK,
           owner,
           now: new Date(now),
           holdMs: intervalMs,
+          renew: true,
         });
         if (!acquired) return;
         this.leaseUntil = now + intervalMs;

@@ -17,6 +17,7 @@ export interface LifecycleConfig {
   pauseRebootsAboveEventLoopDelayMs?: number;
   powerOffEveryNthCycle?: number;
   powerDownWaitMs?: number;
+  bmcPollIntervalMs?: number;
   maxRetries?: number;
   retryIntervalMs?: number;
   jobTimeoutMs?: number;
@@ -39,6 +40,7 @@ export interface ResolvedLifecycleConfig {
   pauseRebootsAboveEventLoopDelayMs: number;
   powerOffEveryNthCycle: number;
   powerDownWaitMs: number;
+  bmcPollIntervalMs: number;
   maxRetries: number;
   retryIntervalMs: number;
   jobTimeoutMs: number;
@@ -69,6 +71,7 @@ export const DEFAULT_LIFECYCLE_CONFIG: Readonly<ResolvedLifecycleConfig> = Objec
   pauseRebootsAboveEventLoopDelayMs: 1_000,
   powerOffEveryNthCycle: 4,
   powerDownWaitMs: 2 * MINUTE,
+  bmcPollIntervalMs: 10_000,
   maxRetries: 3,
   retryIntervalMs: MINUTE,
   jobTimeoutMs: 5 * MINUTE,
@@ -165,6 +168,11 @@ export const LIFECYCLE_CONFIG_SCHEMA: SchemaObject = {
       D.powerOffEveryNthCycle,
     ),
     powerDownWaitMs: integer(0, "How long a host stays off in a power cycle (ms).", D.powerDownWaitMs),
+    bmcPollIntervalMs: integer(
+      100,
+      "A host waiting on its BMC (a job, BIOS, boot order, lockdown) is looked at again this often (ms).",
+      D.bmcPollIntervalMs,
+    ),
     maxRetries: integer(
       1,
       "Attempts of a BMC step that fails (machine setup, BIOS job, boot order) before the host is Failed.",

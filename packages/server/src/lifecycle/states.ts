@@ -222,3 +222,11 @@ export function managedHostStateLabel(state: ManagedHostState): string {
       return state.state;
   }
 }
+
+/**
+ * Whether the host is settled (Ready, or Ready for its tenant): nothing in it waits for a DPU agent's next
+ * report, so a report that repeats the last one need not run it (a change still does).
+ */
+export function settledOnDpuReports(state: ManagedHostState): boolean {
+  return state.state === "ready" || (state.state === "assigned" && state.instanceState.step === "ready");
+}

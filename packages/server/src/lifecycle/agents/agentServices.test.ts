@@ -379,6 +379,26 @@ describe("DpuAgent", () => {
     expect(api.enqueued).toEqual([HOST, HOST, HOST]);
   });
 
+  it.each([
+    ["Ready", { state: "ready" }],
+    ["Ready for its tenant", { state: "assigned", instanceId: "i-1", instanceState: { step: "ready" } }],
+  ] as const)("does not wake a host %s for a repeated status, only for a change", async (_, state) => {
+    await placeHost(api.engine, api.database, HOST, state, new Date("2026-03-01T11:00:00Z"));
+    const report = (version: number) =>
+      call((cb) => dpu.RecordDpuNetworkStatus({ dpuId: DPU1, appliedManagedHostConfigVersion: version }, cb));
+    // Two hours on: nothing this process woke DPU1's host for in earlier tests counts as recent.
+    const start = new Date(now.getTime() + 7_200_000);
+    now = start;
+    await report(1);
+    const woken = api.enqueued.length;
+    now = new Date(start.getTime() + 60_000);
+    await report(1);
+    expect((await reportOf(DPU1))?.network_status_at).toEqual(now);
+    expect(api.enqueued).toHaveLength(woken);
+    await report(2);
+    expect(api.enqueued).toHaveLength(woken + 1);
+  });
+
   it("stores a status without an instance version as null", async () => {
     await call((cb) => dpu.RecordDpuNetworkStatus({ dpuId: DPU1, appliedManagedHostConfigVersion: 1 }, cb));
     expect((await reportOf(DPU1))?.network_status).toMatchObject({

@@ -2,6 +2,8 @@ import type { MachineInventory, ValidationResult } from "@racksmith/core";
 import type { HealthReport } from "@racksmith/core/health";
 import { type Selectable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/index.js";
+import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
+import { type ManagedHostState, settledOnDpuReports } from "../states.js";
 import type { CleanupResult, DpuNetworkObservation, MachineReportsTable } from "../tables.js";
 import { DpuNotFoundError } from "./errors.js";
 
@@ -93,8 +95,9 @@ export class AgentStore {
    * interfaces and health, the health stored as the DPU agent's, observed now (every report: heartbeats count
    * from it). `wake` says whether the host should look: the report differs from the last one this process
    * stored for the DPU, or the host was last woken for it `CONTACT_WRITE_INTERVAL_MS` ago or more (a DPU agent
-   * repeating itself every poll would otherwise run its host every poll). Unknown ids and hosts are a
-   * `DpuNotFoundError`.
+   * repeating itself every poll would otherwise run its host every poll) and the host, read in the same
+   * statement, is not settled (`settledOnDpuReports`: a Ready host waits for no report, and every DPU's poll
+   * running its host is work in proportion to the site). Unknown ids and hosts are a `DpuNotFoundError`.
    */
   async recordDpuNetworkStatus(
     dpuId: string,
@@ -105,7 +108,7 @@ export class AgentStore {
     const observedAt = now.toISOString();
     const health: HealthReport = { ...status.health, source: DPU_AGENT_HEALTH_SOURCE, observedAt };
     const observation: DpuNetworkObservation = { ...status, health, observedAt };
-    const { rows } = await sql<{ kind: string; host_id: string | null }>`
+    const { rows } = await sql<{ kind: string; host_id: string | null; host_state: ManagedHostState | null }>`
       WITH dpu AS (SELECT kind, host_id FROM machines WHERE id = ${dpuId}),
       written AS (
         INSERT INTO machine_reports (machine_id, network_status, network_status_at, last_contact_at, updated_at)
@@ -116,13 +119,16 @@ export class AgentStore {
           network_status_at = excluded.network_status_at, last_contact_at = excluded.last_contact_at,
           updated_at = excluded.updated_at
         RETURNING 1)
-      SELECT kind, host_id FROM dpu`.execute(this.database.db);
+      SELECT kind, host_id, (SELECT state FROM state_objects WHERE object_type = ${MANAGED_HOST_OBJECT_TYPE}
+        AND object_id = dpu.host_id) AS host_state
+      FROM dpu`.execute(this.database.db);
     const dpu = rows[0];
     if (!dpu) throw new DpuNotFoundError(dpuId);
     if (dpu.kind !== "dpu" || !dpu.host_id) throw new DpuNotFoundError(dpuId, "it is a host, not a DPU");
     this.contactWritten.set(dpuId, now.getTime());
     const last = this.statusWoke.get(dpuId);
-    const wake = !last || last.content !== content || !writtenLately(now, last.at);
+    const settled = dpu.host_state !== null && settledOnDpuReports(dpu.host_state);
+    const wake = !last || last.content !== content || (!settled && !writtenLately(now, last.at));
     if (wake) this.statusWoke.set(dpuId, { content, at: now.getTime() });
     return { hostId: dpu.host_id, wake };
   }

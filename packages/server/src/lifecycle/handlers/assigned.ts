@@ -51,7 +51,10 @@ export async function handleAssigned(step: Step, state: State): Promise<HostOutc
     case "powerCycleOn": {
       const offFor = step.now.getTime() - step.enteredAt.getTime();
       if (offFor < step.config.powerDownWaitMs) {
-        return wait(`host powered off after release; on after ${step.config.powerDownWaitMs} ms`);
+        return step.waitFor(
+          `host powered off after release; on after ${step.config.powerDownWaitMs} ms`,
+          step.config.powerDownWaitMs - offFor,
+        );
       }
       await step.power(step.host, "On");
       return to({ step: "unlockHost" });

@@ -47,7 +47,10 @@ export async function handleDpuInit(step: Step, state: State): Promise<HostOutco
     case "powerCycleHostOn": {
       const offFor = step.now.getTime() - step.enteredAt.getTime();
       if (offFor < step.config.powerDownWaitMs) {
-        return wait(`host powered off for a power cycle; on after ${step.config.powerDownWaitMs} ms`);
+        return step.waitFor(
+          `host powered off for a power cycle; on after ${step.config.powerDownWaitMs} ms`,
+          step.config.powerDownWaitMs - offFor,
+        );
       }
       await step.power(step.host, "On");
       return all("waitingForPlatformConfiguration");
@@ -104,5 +107,6 @@ async function waitForBios(step: Step): Promise<HostOutcome> {
     kick: false,
     cause: "dpuInit",
     source: SOURCE,
+    pollBmc: true,
   });
 }

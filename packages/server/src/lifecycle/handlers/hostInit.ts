@@ -53,7 +53,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
     case "waitingForBiosJob": {
       const progress = await followJob(step, ms.job);
       if (progress.kind === "done") return to({ step: "pollingBiosSetup", retryCount: ms.retryCount });
-      if (progress.kind === "waiting") return wait(progress.reason);
+      if (progress.kind === "waiting") return step.pollBmc(progress.reason);
       return retryOrFail(step, "biosJob", ms.retryCount, progress.message, (n, e) => ({
         step: "machineSetup",
         retryCount: n,
@@ -70,6 +70,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         kick: false,
         cause: "machineSetup",
         source: SOURCE,
+        pollBmc: true,
       });
     }
     case "setBootOrder": {
@@ -101,7 +102,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
     case "waitingForBootOrderJob": {
       const progress = await followJob(step, ms.job);
       if (progress.kind === "done") return to({ step: "checkBootOrder", retryCount: ms.retryCount });
-      if (progress.kind === "waiting") return wait(progress.reason);
+      if (progress.kind === "waiting") return step.pollBmc(progress.reason);
       return retryOrFail(step, "bootOrder", ms.retryCount, progress.message, (n, e) => ({
         step: "setBootOrder",
         retryCount: n,
@@ -114,7 +115,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         return to({ step: "waitingForDiscovery" });
       }
       if (step.now.getTime() - step.enteredAt.getTime() < step.config.jobTimeoutMs) {
-        return wait(`boot order does not start with ${mac} yet`);
+        return step.pollBmc(`boot order does not start with ${mac} yet`);
       }
       return retryOrFail(
         step,
@@ -158,7 +159,7 @@ export async function handleHostInit(step: Step, state: State): Promise<HostOutc
         throw error;
       });
       if (!status || status.state === "enabled") return enterBomValidation(step, "discovery");
-      return wait(`lockdown is ${status.state}: ${status.message}`);
+      return step.pollBmc(`lockdown is ${status.state}: ${status.message}`);
     }
   }
 }
@@ -173,8 +174,9 @@ function retryPending(
   if (retryCount === 0) return undefined;
   const left = step.config.retryIntervalMs - (step.now.getTime() - step.enteredAt.getTime());
   if (left <= 0) return undefined;
-  return wait(
+  return step.waitFor(
     `retrying ${what} (attempt ${retryCount + 1} of ${step.config.maxRetries}) in ${Math.ceil(left / 1000)} s after: ${lastError ?? "a failure"}`,
+    left,
   );
 }
 

@@ -131,6 +131,19 @@ export class Step {
   }
 
   /**
+   * A wait on the BMC's own state (a job, BIOS settings read back, the boot order, lockdown): nothing enqueues
+   * the host when it changes, so the host is run again after `bmcPollIntervalMs`.
+   */
+  pollBmc(reason: string): HostOutcome {
+    return wait(reason, { recheckAfterMs: this.config.bmcPollIntervalMs });
+  }
+
+  /** A wait that ends after `leftMs` (a power-down, a retry interval): the host is run again then. */
+  waitFor(reason: string, leftMs: number): HostOutcome {
+    return wait(reason, { recheckAfterMs: Math.max(1, Math.ceil(leftMs)) });
+  }
+
+  /**
    * The reboot/backoff helper for a wait: reboots the machine when due (at once on the first run with
    * `kick`), returns a wait with the reason, or Failed when the cycles are exhausted. With `bootOnce`, every
    * reboot that boots the machine (not a power-off) first sets that one-time boot override again: a wait for
@@ -141,8 +154,16 @@ export class Step {
   async waitWithReboots(
     machine: MachineRow,
     reason: string,
-    options: { kick: boolean; cause: FailureCause; source: FailureSource; bootOnce?: BootTarget },
+    options: {
+      kick: boolean;
+      cause: FailureCause;
+      source: FailureSource;
+      bootOnce?: BootTarget;
+      /** What is awaited shows on the BMC (see `pollBmc`), not in an agent's report. */
+      pollBmc?: boolean;
+    },
   ): Promise<HostOutcome> {
+    const waiting = (text: string) => (options.pollBmc ? this.pollBmc(text) : wait(text));
     const decision = decideReboot({
       now: this.now,
       enteredAt: this.enteredAt,
@@ -159,14 +180,14 @@ export class Step {
       return this.fail(options.cause, options.source, `${reason}: ${decision.reason}`);
     if (decision.kind === "reboot") {
       const held = this.reboots.admit(machine.id, decision.reason, this.now);
-      if (held !== null) return wait(`${reason}; reboot of ${machine.id} held back: ${held}`);
+      if (held !== null) return waiting(`${reason}; reboot of ${machine.id} held back: ${held}`);
       const override = options.bootOnce && decision.action !== "ForceOff" ? options.bootOnce : undefined;
       if (override) await (await this.bmc(machine)).bootOnce(override);
       await this.powerAndRecord(machine, decision.action, decision.cycle);
       const boot = override ? `boot once ${override}, ` : "";
-      return wait(`${reason} (${boot}${decision.action} of ${machine.id}, cycle ${decision.cycle})`);
+      return waiting(`${reason} (${boot}${decision.action} of ${machine.id}, cycle ${decision.cycle})`);
     }
-    return wait(`${reason}; ${decision.reason}`);
+    return waiting(`${reason}; ${decision.reason}`);
   }
 
   fail(cause: FailureCause, source: FailureSource, message: string): HostOutcome {
