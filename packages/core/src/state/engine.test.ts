@@ -16,7 +16,7 @@ import type { Logger } from "../logging/index.js";
 import type { EngineConfig } from "./config.js";
 import { StateEngine } from "./engine.js";
 import { HISTORY_TRIM_EVERY } from "./finalWrite.js";
-import { claimDue, enqueueAllObjects } from "./queue.js";
+import { claimDue, enqueueAllObjects, enqueueObject } from "./queue.js";
 import type { Claim } from "./records.js";
 import type { ObjectStateView } from "./types.js";
 import { MAX_CHAINED_RUNS } from "./typeWorker.js";
@@ -601,6 +601,22 @@ describe("StateEngine", () => {
     await engine.enqueue("w_recheck_enqueue", "parked-1");
     await untilState(engine, "w_recheck_enqueue", "parked-1", "done");
     expect(await queueRow("w_recheck_enqueue", "parked-1")).toBeUndefined();
+  });
+
+  it("counts an enqueue of a parked row from when it came, not from the recheck time", async () => {
+    const engine = await startEngine("w_parked_enqueue", { config: { waitRecheckMs: NEVER_MS } });
+    await addWidget(engine, "w_parked_enqueue", "parked-2", { parts_ready: false });
+    await untilOutcome(engine, "w_parked_enqueue", "parked-2", "wait");
+    // Nothing runs it from here on: the row's times are what the enqueue wrote.
+    await engine.stop({ graceMs: 0 });
+    const now = new Date();
+    await enqueueObject(
+      testDb.database.db,
+      { objectType: "w_parked_enqueue", objectId: "parked-2" },
+      now,
+      "quiet",
+    );
+    expect(await queueRow("w_parked_enqueue", "parked-2")).toMatchObject({ due_at: now, enqueued_at: now });
   });
 
   it("wakes an idle worker through NOTIFY, not a poll (poll interval beyond the test)", async () => {

@@ -22,6 +22,8 @@ export async function enqueueObject(db: Db, key: ObjectKey, now: Date, channel: 
       FROM state_objects WHERE object_type = ${key.objectType} AND object_id = ${key.objectId}
       ON CONFLICT (object_type, object_id) DO UPDATE SET
         due_at = LEAST(state_queue.due_at, excluded.due_at),
+        -- A row parked for a recheck (or spread by the periodic batch) counts as enqueued now, not then.
+        enqueued_at = LEAST(state_queue.enqueued_at, excluded.enqueued_at),
         rerun_requested_at = CASE WHEN state_queue.owner IS NULL THEN state_queue.rerun_requested_at
           ELSE COALESCE(state_queue.rerun_requested_at, excluded.enqueued_at) END
       RETURNING 1

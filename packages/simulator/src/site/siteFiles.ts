@@ -61,7 +61,9 @@ export function fastTimings(
       // Virtual machines draw no power: no site-wide cap on reboots (a real site keeps its default).
       maxRebootsPerMinute: 0,
       jobTimeoutMs: 60_000,
-      dpuHeartbeatTimeoutMs: 30_000,
+      // Three polls of a large fleet's agents (bench/fleet polls every `hosts × 10 ms`): a DPU waiting for its
+      // network config counts as reporting until its third missed poll, not from one poll to the next.
+      dpuHeartbeatTimeoutMs: Math.max(30_000, hosts * 30),
     },
     // Sensors every 10 s rather than 60 s, so a simulated fault shows quickly; a large fleet at least the
     // default 60 s, and slower still past 1,000 hosts (host and DPU BMCs, about 33 polls/s in all): one machine

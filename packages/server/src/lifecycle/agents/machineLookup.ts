@@ -71,6 +71,9 @@ export async function identifyMachine(
     const bySerial = await db
       .selectFrom("machines")
       .select(["id", "kind", "host_id"])
+      // Every machine is one of the two kinds: naming both lets the (kind, serial) index find the serial (a
+      // serial alone scanned every machine, at every boot of every agent).
+      .where("kind", "in", ["host", "dpu"])
       .where("serial", "=", inventory.serial)
       // Should a host and a DPU ever carry the same serial, the host wins ("host" > "dpu").
       .orderBy("kind", "desc")
