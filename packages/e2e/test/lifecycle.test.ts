@@ -190,6 +190,11 @@ describe("hosts that cannot make it", () => {
       hosts: 4,
       seed: 9,
       sections: { lifecycle: { slaMs: { dpuInit: 3_000 }, retryIntervalMs: 500, maxRetries: 3 } },
+      // In place before the Dell host is registered: a host already past machine setup would never fail it.
+      prepareFleet: (fleet) => {
+        const dell = fleet.bmcs.find((b) => b.kind === "host" && b.vendor === "dell");
+        dell?.addFault({ method: "PATCH", path: "/redfish/v1/Systems/*/Bios/Settings", status: 400 });
+      },
     });
   }, 360_000);
   afterAll(async () => {
@@ -216,7 +221,6 @@ describe("hosts that cannot make it", () => {
 
   it("moves a host whose BMC rejects machine setup through the bounded retries to Failed, shown by machine show", async () => {
     const host = site.fleet.bmcs.find((b) => b.kind === "host" && b.vendor === "dell");
-    host?.addFault({ method: "PATCH", path: "/redfish/v1/Systems/*/Bios/Settings", status: 400 });
     const id = await machineIdOf(host?.mac ?? "");
     const detail = await waitFor(
       async () => {

@@ -46,6 +46,11 @@ export interface SimulatedSiteOptions {
   ufm?: boolean | SimulatedUfmOptions;
   /** An NMX-M simulator wired to the hosts' GPUs, configured as `fabrics.nvlink`. */
   nmxm?: boolean | SimulatedNmxmOptions;
+  /**
+   * Called once the virtual BMCs exist, before the service knows any of them: faults a test wants in place
+   * from the first request (a host that must fail a step it would otherwise be past already).
+   */
+  prepareFleet?: (fleet: Fleet) => void;
 }
 
 /** `racksmith serve` with a simulated rack: virtual BMCs, DPU and host agents, all in this process. */
@@ -91,6 +96,7 @@ export async function startSimulatedSite(options: SimulatedSiteOptions): Promise
       service: { taskDurationMs: 50 },
     });
     cleanups.push(() => fleet.stop());
+    options.prepareFleet?.(fleet);
     const database = await databaseSection(options.databaseUrl, cleanups);
     const ufm = options.ufm
       ? await startSimulatedUfm(fleet, options.dir, options.ufm === true ? {} : options.ufm)
