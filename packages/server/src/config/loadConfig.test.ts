@@ -40,6 +40,8 @@ describe("config", () => {
     ["plugins: [a, a]", "plugins: must NOT have duplicate items (items ## 1 and 0 are identical)"],
     ["plugins: [\n", expect.stringMatching(/^line \d+: /)],
     ["database:\n  schema: Racksmith-Prod", expect.stringMatching(/^database\.schema: /)],
+    ["database:\n  upkeepIntervalMs: -1", "database.upkeepIntervalMs: must be >= 0"],
+    ["database:\n  upkeepIntervalMs: soon", "database.upkeepIntervalMs: must be an integer"],
   ])("%j → %s", (text, expected) => {
     expect(problems(text)).toEqual([expected]);
   });

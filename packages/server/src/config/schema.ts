@@ -132,6 +132,14 @@ export const configSchema: SchemaObject = {
           type: "boolean",
           default: true,
         },
+        upkeepIntervalMs: {
+          description:
+            "PostgreSQL whose autovacuum is off: every this many ms the service vacuums and analyzes its own tables that changed past autovacuum's default thresholds (stale statistics leave prepared statements on plans made for empty tables). Nothing is done while autovacuum is on; 0 never.",
+          type: "integer",
+          minimum: 0,
+          maximum: 2_147_483_647,
+          default: 60_000,
+        },
       },
     },
     auth: AUTH_CONFIG_SCHEMA,
@@ -189,7 +197,13 @@ export interface RacksmithConfig {
     agentIdleCloseMs?: number;
     tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   };
-  database: { url: string; dataDir: string; schema: string; preparedStatements: boolean };
+  database: {
+    url: string;
+    dataDir: string;
+    schema: string;
+    preparedStatements: boolean;
+    upkeepIntervalMs: number;
+  };
   /** Absent: authentication not configured (loopback only, a bootstrap admin token). */
   auth?: AuthConfig;
   engine: Partial<EngineConfig>;
@@ -209,7 +223,13 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
   drivers: {},
   healthProbes: {},
   server: { http: "127.0.0.1:8080", grpc: "127.0.0.1:50051", agentGrpc: "", agentIdleCloseMs: 60_000 },
-  database: { url: "", dataDir: ".racksmith/data", schema: "", preparedStatements: true },
+  database: {
+    url: "",
+    dataDir: ".racksmith/data",
+    schema: "",
+    preparedStatements: true,
+    upkeepIntervalMs: 60_000,
+  },
   engine: { ...DEFAULT_ENGINE_CONFIG },
   inventory: {},
   siteExplorer: {},

@@ -20,6 +20,11 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: prepare the statements sent again and again (default true; see `PreparedStatementNames`). */
   preparedStatements?: boolean;
+  /**
+   * PostgreSQL whose autovacuum is off: how often the service vacuums and analyzes its own tables (default
+   * 60 s; 0 never). Nothing is done while autovacuum is on. See `TableUpkeep`.
+   */
+  upkeepIntervalMs?: number;
   logger?: Logger;
 }
 
@@ -56,6 +61,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       schema: options.schema,
       poolSize: options.poolSize,
       preparedStatements: options.preparedStatements,
+      upkeepIntervalMs: options.upkeepIntervalMs,
       logger: options.logger,
     });
   }

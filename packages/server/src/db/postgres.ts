@@ -10,10 +10,12 @@ import { resilientPool } from "./resilientPool.js";
 import type { RacksmithDatabase } from "./schema.js";
 import { sqlDatabase } from "./sqlDatabase.js";
 import { StatementCounter } from "./statementStats.js";
+import { TableUpkeep } from "./tableUpkeep.js";
 import { INT8_OID, parseInt8 } from "./types.js";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const DUPLICATE_SCHEMA = new Set(["42P06", "23505"]);
+export const DEFAULT_UPKEEP_INTERVAL_MS = 60_000;
 
 const typeParsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
@@ -26,6 +28,8 @@ export async function openPostgres(options: {
   schema: string | undefined;
   poolSize?: number;
   preparedStatements?: boolean | undefined;
+  /** See `TableUpkeep`; default 60 s, 0 off. */
+  upkeepIntervalMs?: number | undefined;
   logger?: Logger;
 }): Promise<Database> {
   const description = redactUrl(options.url);
@@ -65,6 +69,14 @@ export async function openPostgres(options: {
     log: statements.log,
   });
   const listener = new PgNotificationListener(config, description, logger);
+  const upkeep = new TableUpkeep(pool, {
+    intervalMs: options.upkeepIntervalMs ?? DEFAULT_UPKEEP_INTERVAL_MS,
+    description,
+    logger,
+  });
+  await upkeep.start().catch((error: unknown) => {
+    logger.warn({ database: description, reason: describeCause(error) }, "table upkeep not started");
+  });
   return sqlDatabase(
     {
       kind: "postgres",
@@ -75,6 +87,7 @@ export async function openPostgres(options: {
       schema: options.schema,
       listen: (channel, onNotify) => listener.listen(channel, onNotify),
       close: async () => {
+        await upkeep.stop();
         await listener.close();
         await db.destroy();
       },

@@ -121,6 +121,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             url: databaseUrl,
             ...(config.database.schema ? { schema: config.database.schema } : {}),
             preparedStatements: config.database.preparedStatements,
+            upkeepIntervalMs: config.database.upkeepIntervalMs,
           }
         : {}),
       ...(inMemory ? { inMemory: true } : { dataDir }),
