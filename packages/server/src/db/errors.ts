@@ -86,3 +86,8 @@ const UNIQUE_VIOLATION = "23505";
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION;
 }
+
+/** A row naming another that does not exist (PostgreSQL's foreign_key_violation). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === FOREIGN_KEY_VIOLATION;
+}

@@ -9,6 +9,7 @@ export {
   asRemovalRace,
   DatabaseNotMigratedError,
   DatabaseUnavailableError,
+  isForeignKeyViolation,
   isUniqueViolation,
   MigrationError,
   RecordRemovedError,

@@ -9,6 +9,7 @@ import { stateHistoryExit } from "./0008_state_history_exit.js";
 import { sku } from "./0009_sku.js";
 import { machineValidation } from "./0010_machine_validation.js";
 import { auth } from "./0011_auth.js";
+import { hostFacingMacIndex } from "./0012_host_facing_mac_index.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sku,
   machineValidation,
   auth,
+  hostFacingMacIndex,
 ];

@@ -79,7 +79,7 @@ async function reportOf(machineId: string) {
 }
 
 describe("HostAgent.DiscoverMachine", () => {
-  it("identifies a host by serial, stores the inventory and enqueues the host", async () => {
+  it("identifies a host by serial and stores the inventory; a host waiting for discovery is not run for it", async () => {
     const found = await call((cb) => host.DiscoverMachine({ inventory: inventory("HOST-SERIAL") }, cb));
     expect(found).toEqual({ machineId: HOST, kind: "host", certificate: null });
     const stored = await reportOf(HOST);
@@ -87,10 +87,24 @@ describe("HostAgent.DiscoverMachine", () => {
     expect(stored?.inventory?.disks[0]?.sizeBytes).toBe(3_840_000_000_000);
     expect(stored?.discovered_at).toEqual(now);
     expect(stored?.last_contact_at).toEqual(now);
+    expect(api.enqueued).toEqual([]);
+  });
+
+  it("runs a host whose state reads the inventory (updating it for BOM validation)", async () => {
+    await placeHost(api.engine, api.database, HOST, {
+      state: "bomValidating",
+      context: "onDemand",
+      bomState: { step: "updatingInventory" },
+    });
+    await call((cb) => host.DiscoverMachine({ inventory: inventory("HOST-SERIAL") }, cb));
     expect(api.enqueued).toEqual([HOST]);
   });
 
-  it("identifies a DPU by serial (its host is enqueued)", async () => {
+  it("identifies a DPU by serial, and runs its host for the DPU's report when that host reads it", async () => {
+    await placeHost(api.engine, api.database, HOST, {
+      state: "validation",
+      context: "discovery",
+    });
     const found = await call((cb) => host.DiscoverMachine({ inventory: inventory(`SER-${DPU2}`) }, cb));
     expect(found).toEqual({ machineId: DPU2, kind: "dpu", certificate: null });
     expect(api.enqueued).toEqual([HOST]);
@@ -194,7 +208,7 @@ describe("HostAgent events and AgentControl", () => {
     expect(await call((cb) => host.AgentControl({ machineId: HOST }, cb))).toMatchObject({ action: "noop" });
   });
 
-  it("records reboots and cleanups with their result, each enqueuing the host", async () => {
+  it("records reboots and cleanups with their result; each runs the host only in a state that reads it", async () => {
     await call((cb) => host.RebootCompleted({ machineId: HOST }, cb));
     now = new Date("2026-03-01T12:05:00.000Z");
     await call((cb) => host.CleanupCompleted({ machineId: HOST, success: false, message: "nvme1 busy" }, cb));
@@ -203,6 +217,18 @@ describe("HostAgent events and AgentControl", () => {
     expect(stored?.cleanup_completed_at).toEqual(now);
     expect(stored?.cleanup_result).toEqual({ success: false, message: "nvme1 busy" });
     expect(stored?.last_contact_at).toEqual(now);
+    // Waiting for the agent's discovery to complete, the host reads neither.
+    expect(api.enqueued).toEqual([]);
+
+    await placeHost(api.engine, api.database, HOST, { state: "discovered", skipRebootWait: false });
+    await call((cb) => host.RebootCompleted({ machineId: HOST }, cb));
+    await call((cb) => host.CleanupCompleted({ machineId: HOST, success: true, message: "" }, cb));
+    expect(api.enqueued).toEqual([HOST]);
+    await placeHost(api.engine, api.database, HOST, {
+      state: "waitingForCleanup",
+      cleanupState: { step: "hostCleanup" },
+    });
+    await call((cb) => host.CleanupCompleted({ machineId: HOST, success: true, message: "" }, cb));
     expect(api.enqueued).toEqual([HOST, HOST]);
   });
 

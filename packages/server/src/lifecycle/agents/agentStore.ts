@@ -1,7 +1,8 @@
 import type { MachineInventory, ValidationResult } from "@racksmith/core";
 import type { HealthReport } from "@racksmith/core/health";
 import { type Selectable, sql, type Updateable } from "kysely";
-import type { Database } from "../../db/index.js";
+import { type Database, isForeignKeyViolation } from "../../db/index.js";
+import { MachineNotFoundError } from "../../explorer/errors.js";
 import { MANAGED_HOST_OBJECT_TYPE } from "../../explorer/machineStore.js";
 import { type ManagedHostState, settledOnDpuReports } from "../states.js";
 import type { CleanupResult, DpuNetworkObservation, MachineReportsTable } from "../tables.js";
@@ -59,19 +60,19 @@ export class AgentStore {
   }
 
   /** DiscoverMachine: the inventory, and when the machine was (re)discovered. */
-  recordDiscovery(machineId: string, inventory: MachineInventory): Promise<Date> {
+  recordDiscovery(machineId: string, inventory: MachineInventory): Promise<RecordedReport> {
     return this.record(machineId, (now) => ({ inventory: JSON.stringify(inventory), discovered_at: now }));
   }
 
-  recordDiscoveryCompleted(machineId: string): Promise<Date> {
+  recordDiscoveryCompleted(machineId: string): Promise<RecordedReport> {
     return this.record(machineId, (now) => ({ discovery_completed_at: now }));
   }
 
-  recordRebootCompleted(machineId: string): Promise<Date> {
+  recordRebootCompleted(machineId: string): Promise<RecordedReport> {
     return this.record(machineId, (now) => ({ reboot_completed_at: now }));
   }
 
-  recordCleanupCompleted(machineId: string, result: CleanupResult): Promise<Date> {
+  recordCleanupCompleted(machineId: string, result: CleanupResult): Promise<RecordedReport> {
     return this.record(machineId, (now) => ({
       cleanup_completed_at: now,
       cleanup_result: JSON.stringify(result),
@@ -82,7 +83,7 @@ export class AgentStore {
   recordValidationCompleted(
     machineId: string,
     result: Omit<ValidationResult, "runBy"> & { runBy?: string },
-  ): Promise<Date> {
+  ): Promise<RecordedReport> {
     const stored: ValidationResult = { ...result, runBy: result.runBy ?? HOST_AGENT_RUNNER };
     return this.record(machineId, (now) => ({
       validation_completed_at: now,
@@ -138,19 +139,45 @@ export class AgentStore {
     const now = this.clock();
     const written = this.contactWritten.get(machineId);
     if (written !== undefined && writtenLately(now, written)) return now;
-    return this.record(machineId, () => ({}));
+    return (await this.record(machineId, () => ({}))).recordedAt;
   }
 
-  /** Upserts the machine's row with these columns plus the contact time; resolves to the time recorded. */
-  private async record(machineId: string, columns: (now: Date) => ReportUpdate): Promise<Date> {
+  /**
+   * Upserts the machine's row with these columns plus the contact time, and reads in the same statement the
+   * machine's host and that host's lifecycle state (for whether the report should run it). An unknown
+   * machine is a `MachineNotFoundError`, and nothing is written.
+   */
+  private async record(machineId: string, columns: (now: Date) => ReportUpdate): Promise<RecordedReport> {
     const now = this.clock();
     const values = { ...columns(now), last_contact_at: now, updated_at: now };
-    await this.database.db
-      .insertInto("machine_reports")
-      .values({ machine_id: machineId, ...values })
-      .onConflict((conflict) => conflict.column("machine_id").doUpdateSet(values))
-      .execute();
+    let row: { host_id: string; host_state: ManagedHostState | null } | undefined;
+    try {
+      row = await this.database.db
+        .insertInto("machine_reports")
+        .values({ machine_id: machineId, ...values })
+        .onConflict((conflict) => conflict.column("machine_id").doUpdateSet(values))
+        .returning([
+          sql<string>`(SELECT coalesce(m.host_id, m.id) FROM machines m WHERE m.id = machine_reports.machine_id)`.as(
+            "host_id",
+          ),
+          sql<ManagedHostState | null>`(SELECT s.state FROM machines m JOIN state_objects s
+            ON s.object_type = ${MANAGED_HOST_OBJECT_TYPE} AND s.object_id = coalesce(m.host_id, m.id)
+            WHERE m.id = machine_reports.machine_id)`.as("host_state"),
+        ])
+        .executeTakeFirst();
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw new MachineNotFoundError(machineId);
+      throw error;
+    }
+    if (!row) throw new MachineNotFoundError(machineId);
     this.contactWritten.set(machineId, now.getTime());
-    return now;
+    return { recordedAt: now, hostId: row.host_id, hostState: row.host_state };
   }
+}
+
+/** A stored report: when, the machine's host, and the host's lifecycle state (null without one). */
+export interface RecordedReport {
+  recordedAt: Date;
+  hostId: string;
+  hostState: ManagedHostState | null;
 }

@@ -12,9 +12,10 @@ import {
 } from "../../auth/index.js";
 import type { Database } from "../../db/index.js";
 import { type HostTestRuns, HostTestsNotLoadedError } from "../hostTests/index.js";
+import { type AgentReport, agentReportWakes } from "../states.js";
 import { agentAction } from "./agentAction.js";
 import { readAgentControlView } from "./agentControlView.js";
-import { AgentStore } from "./agentStore.js";
+import { AgentStore, type RecordedReport } from "./agentStore.js";
 import {
   dpuHealthFromMessage,
   hostTestOutcomesFromMessage,
@@ -55,12 +56,14 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
   const store = new AgentStore(database, deps.clock);
   const { db } = database;
 
-  /** Records one host-agent report on a known machine and wakes its host's lifecycle. */
-  const report = (machineId: string, write: (id: string) => Promise<Date>) =>
+  /**
+   * Records one host-agent report on a known machine (an unknown one is NOT_FOUND), and runs its host when
+   * the host's state reads that report (`agentReportWakes`).
+   */
+  const report = (machineId: string, kind: AgentReport, write: (id: string) => Promise<RecordedReport>) =>
     (async () => {
-      const { hostId } = await requireMachine(db, requiredString(machineId, "machine_id"));
-      const recordedAt = await write(machineId);
-      await enqueueHost(engine, hostId, logger);
+      const { recordedAt, hostId, hostState } = await write(requiredString(machineId, "machine_id"));
+      if (agentReportWakes(kind, hostState)) await enqueueHost(engine, hostId, logger);
       return { recordedAt: timestamp(recordedAt.toISOString()) };
     })();
 
@@ -99,8 +102,9 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
           `the agent of machine ${caller.machine} may not discover machine ${machine.machineId}`,
         );
       }
-      await store.recordDiscovery(machine.machineId, inventory);
-      await enqueueHost(engine, machine.hostId, logger);
+      const recorded = await store.recordDiscovery(machine.machineId, inventory);
+      if (agentReportWakes("discovery", recorded.hostState))
+        await enqueueHost(engine, machine.hostId, logger);
       const grant =
         request.csrPem && deps.agentCertificates
           ? await deps.agentCertificates.issue(machine.machineId, request.csrPem)
@@ -184,13 +188,13 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
       };
     }),
     DiscoveryCompleted: unary(context, (request) =>
-      report(request.machineId, (id) => store.recordDiscoveryCompleted(id)),
+      report(request.machineId, "discoveryCompleted", (id) => store.recordDiscoveryCompleted(id)),
     ),
     RebootCompleted: unary(context, (request) =>
-      report(request.machineId, (id) => store.recordRebootCompleted(id)),
+      report(request.machineId, "rebootCompleted", (id) => store.recordRebootCompleted(id)),
     ),
     CleanupCompleted: unary(context, (request) =>
-      report(request.machineId, (id) =>
+      report(request.machineId, "cleanupCompleted", (id) =>
         store.recordCleanupCompleted(id, { success: request.success, message: request.message }),
       ),
     ),
@@ -199,16 +203,23 @@ export function agentGrpcServices(deps: AgentServicesDeps): GrpcServiceModule[] 
         const hostTests = deps.hostTestRuns?.();
         if (!hostTests) throw new HostTestsNotLoadedError();
         const outcomes = hostTestOutcomesFromMessage(request.results);
-        return report(request.machineId, async (id) =>
-          store.recordValidationCompleted(id, await hostTests.recordOutcomes(id, request.runId, outcomes)),
-        );
+        return report(request.machineId, "validationCompleted", async (id) => {
+          // The run's outcomes are judged only for a machine that exists.
+          await requireMachine(db, id);
+          return store.recordValidationCompleted(
+            id,
+            await hostTests.recordOutcomes(id, request.runId, outcomes),
+          );
+        });
       }
       const result = {
         context: requiredString(request.context, "context"),
         passed: request.passed,
         results: validationResultsFromMessage(request.results),
       };
-      return report(request.machineId, (id) => store.recordValidationCompleted(id, result));
+      return report(request.machineId, "validationCompleted", (id) =>
+        store.recordValidationCompleted(id, result),
+      );
     }),
   };
 

@@ -85,18 +85,25 @@ export async function identifyMachine(
   }
   const macs = [...new Set(inventory.nics.flatMap((nic) => macDigits(nic.mac) ?? []))];
   if (macs.length > 0) {
-    const dpu = await db
-      .selectFrom("machines")
-      .select(["id", "host_id"])
-      .where("kind", "=", "dpu")
-      .where("host_id", "is not", null)
-      .where(sql<string>`upper(regexp_replace(host_facing_mac, '[^0-9A-Fa-f]', '', 'g'))`, "in", macs)
-      .orderBy("id")
-      .executeTakeFirst();
+    const dpu = await dpusByHostFacingMac(db, macs).executeTakeFirst();
     if (dpu?.host_id) return { machineId: dpu.host_id, kind: "host", hostId: dpu.host_id };
   }
   throw new MachineNotIdentifiedError(
     inventory.serial,
     inventory.nics.map((nic) => nic.mac),
+  );
+}
+
+/** The DPUs (of a host) whose host-facing MAC is one of `macs` (12 upper-case hex digits each), first id first. */
+export function dpusByHostFacingMac(db: Db, macs: readonly string[]) {
+  return (
+    db
+      .selectFrom("machines")
+      .select(["id", "host_id"])
+      .where("kind", "=", "dpu")
+      .where("host_id", "is not", null)
+      // The expression of the index machines_by_host_facing_mac (migration 0012), as it is written there.
+      .where(sql<string>`upper(regexp_replace(host_facing_mac, '[^0-9A-Fa-f]', '', 'g'))`, "in", [...macs])
+      .orderBy("id")
   );
 }
