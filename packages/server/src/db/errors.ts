@@ -74,7 +74,7 @@ export class RecordRemovedError extends RacksmithError {
  */
 export function asRemovalRace(error: unknown): unknown {
   const fields = error as { code?: unknown; table?: unknown } | null;
-  if (fields?.code !== FOREIGN_KEY_VIOLATION) return error;
+  if (!fields || !isForeignKeyViolation(error)) return error;
   return new RecordRemovedError(typeof fields.table === "string" ? fields.table : undefined, {
     cause: error,
   });

@@ -10,6 +10,9 @@ export interface TableActivity {
   changedSinceAnalyze: number;
 }
 
+/** One process of a deployment at a time: a lock per schema (replicas share it). */
+const UPKEEP_LOCK = "hashtext('racksmith.tableUpkeep.' || current_schema())";
+
 export interface UpkeepStep {
   table: string;
   /** `vacuum` is VACUUM (ANALYZE): it refreshes the statistics too. */
@@ -103,14 +106,15 @@ export class TableUpkeep {
   private async passOnce(): Promise<UpkeepPass> {
     const client = await this.pool.connect();
     try {
-      // One process of a deployment at a time (replicas share the schema): a second VACUUM would wait on the first.
+      // A second VACUUM of the same table would wait on the first.
       const { rows: locked } = await client.query<{ held: boolean }>(
-        "SELECT pg_try_advisory_lock(hashtext('racksmith.tableUpkeep.' || current_schema())) AS held",
+        `SELECT pg_try_advisory_lock(${UPKEEP_LOCK}) AS held`,
       );
       if (!locked[0]?.held) return { ran: false, steps: [] };
       try {
-        const steps = upkeepDue(await ownTables(client));
-        const schema = client.escapeIdentifier(await schemaOf(client));
+        const { schema: current, tables } = await ownTables(client);
+        const steps = upkeepDue(tables);
+        const schema = client.escapeIdentifier(current);
         for (const step of steps) {
           if (this.stopped) break;
           const table = `${schema}.${client.escapeIdentifier(step.table)}`;
@@ -128,28 +132,35 @@ export class TableUpkeep {
   }
 }
 
-async function schemaOf(client: pg.PoolClient): Promise<string> {
-  const { rows } = await client.query<{ schema: string }>("SELECT current_schema() AS schema");
-  return rows[0]?.schema ?? "public";
-}
-
-/** The activity of the tables of the current schema that the connected role owns. */
-async function ownTables(client: pg.PoolClient): Promise<TableActivity[]> {
+/** The current schema and the activity of its tables that the connected role owns. */
+async function ownTables(client: pg.PoolClient): Promise<{ schema: string; tables: TableActivity[] }> {
   const { rows } = await client.query<{
-    table: string;
+    schema: string;
+    table: string | null;
     live: string;
     dead: string;
     changed: string;
   }>(
-    `SELECT s.relname AS table, s.n_live_tup AS live, s.n_dead_tup AS dead, s.n_mod_since_analyze AS changed
-     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-     WHERE s.schemaname = current_schema() AND pg_has_role(c.relowner, 'USAGE')
+    `SELECT current_schema() AS schema, s.relname AS table, s.n_live_tup AS live, s.n_dead_tup AS dead,
+       s.n_mod_since_analyze AS changed
+     FROM (SELECT 1) AS one
+     LEFT JOIN (pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid)
+       ON s.schemaname = current_schema() AND pg_has_role(c.relowner, 'USAGE')
      ORDER BY s.relname`,
   );
-  return rows.map((row) => ({
-    table: row.table,
-    liveRows: Number(row.live),
-    deadRows: Number(row.dead),
-    changedSinceAnalyze: Number(row.changed),
-  }));
+  return {
+    schema: rows[0]?.schema ?? "public",
+    tables: rows.flatMap((row) =>
+      row.table === null
+        ? []
+        : [
+            {
+              table: row.table,
+              liveRows: Number(row.live),
+              deadRows: Number(row.dead),
+              changedSinceAnalyze: Number(row.changed),
+            },
+          ],
+    ),
+  };
 }
