@@ -600,6 +600,11 @@ describe("StateEngine", () => {
     await sql`UPDATE widgets SET parts_ready = true WHERE id = 'parked-1'`.execute(testDb.database.db);
     await engine.enqueue("w_recheck_enqueue", "parked-1");
     await untilState(engine, "w_recheck_enqueue", "parked-1", "done");
+    // The transition's chained run of `done` still holds the claim for a moment: its end removes the row.
+    await waitFor(async () => (await queueRow("w_recheck_enqueue", "parked-1")) === undefined, {
+      what: "the queue row gone after the run that finished the object",
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     expect(await queueRow("w_recheck_enqueue", "parked-1")).toBeUndefined();
   });
 
