@@ -15,6 +15,8 @@ export type ToFleet =
 export interface FleetFigures {
   redfishRequests: number;
   agentCalls: number;
+  /** The agents' mTLS connections to the agent listener: full handshakes and resumed sessions. */
+  agentTlsHandshakes: { full: number; resumed: number };
   cpuSeconds: number;
   peakRssMb: number;
 }
@@ -59,6 +61,7 @@ process.on("message", async (message: ToFleet) => {
       figures: {
         redfishRequests: fleet.stats.total,
         agentCalls: calls,
+        agentTlsHandshakes: agents?.stats.tlsHandshakes ?? { full: 0, resumed: 0 },
         cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
         peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       },

@@ -1,10 +1,10 @@
 /**
  * Fleet lifecycle benchmark (never part of `npm test`; nothing is asserted, it prints figures):
  *
- *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--poll-ms P] [--agent-idle-close-ms I] [--timeout-s T] [--json]
+ *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--pool-size S] [--poll-ms P] [--agent-idle-close-ms I] [--timeout-s T] [--json]
  *
  * (`--agent-idle-close-ms`: the agent listener's server.agentIdleCloseMs; default the service's 60 s, or 10 s when
- * agents poll less often than every 60 s.)
+ * agents poll less often than every 60 s. `--pool-size`: PostgreSQL's database.poolSize; default the service's 10.)
  *
  * A whole simulated site in two processes — this one runs the service (every vendor driver loaded as a plugin)
  * on embedded PGlite or PostgreSQL; fleetProcess.ts runs the virtual BMCs (`@racksmith/simulator` fleet, one
@@ -38,6 +38,7 @@ const { values } = parseArgs({
   options: {
     hosts: { type: "string", default: "1000" },
     "database-url": { type: "string" },
+    "pool-size": { type: "string" },
     "poll-ms": { type: "string" },
     // The agent listener's server.agentIdleCloseMs (see agentIdleCloseMs below).
     "agent-idle-close-ms": { type: "string" },
@@ -50,6 +51,7 @@ const hosts = Number(values.hosts);
 const pollMs = Number(values["poll-ms"] ?? Math.max(250, hosts * 10));
 const timeoutMs = Number(values["timeout-s"]) * 1000;
 const databaseUrl = values["database-url"];
+const poolSize = values["pool-size"] === undefined ? undefined : Number(values["pool-size"]);
 // Agents polling less often than the listener's idle close (60 s) connect anew at every poll anyway: holding each
 // connection for the idle close is memory nobody reuses (at 10,000 hosts, 20,000 agents polling every 100 s keep
 // about 12,000 connections open). Past that, 10 s: enough for the calls of an agent's boot to share one.
@@ -89,7 +91,9 @@ const configFile = await writeSimulatedSite({
   fleet,
   base: loadConfig({ file: join(root, "racksmith.yaml") }),
   sections: {
-    database: databaseUrl ? { url: databaseUrl, schema } : { dataDir: "data" },
+    database: databaseUrl
+      ? { url: databaseUrl, schema, ...(poolSize === undefined ? {} : { poolSize }) }
+      : { dataDir: "data" },
     server: {
       http: "127.0.0.1:0",
       grpc: "127.0.0.1:0",
@@ -104,6 +108,16 @@ const service = await startService({
   env: {},
 });
 const url = `http://${service.http.host}:${service.http.port}`;
+// Statements waiting for one of the pool's connections (PostgreSQL), read every 100 ms from the
+// service's start: the mean and the peak.
+const poolWaits = { samples: 0, sum: 0, peak: 0 };
+const poolSampler = setInterval(() => {
+  const waiting = service.database.connections?.().waiting;
+  if (waiting === undefined) return;
+  poolWaits.samples += 1;
+  poolWaits.sum += waiting;
+  poolWaits.peak = Math.max(poolWaits.peak, waiting);
+}, 100);
 tell({
   kind: "service",
   url,
@@ -132,6 +146,7 @@ for (;;) {
   await new Promise((resolve) => setTimeout(resolve, statusEveryMs));
 }
 const elapsedS = (Date.now() - registered) / 1000;
+clearInterval(poolSampler);
 const states = await listHostStates(service);
 // Hosts that did not make it by the timeout, grouped by what they wait for.
 const stuck = new Map<string, number>();
@@ -147,6 +162,7 @@ const fleetFigures = (await nextMessage<FromFleet, "figures">(fleetProcess, "fig
 const figures = {
   hosts,
   database: databaseUrl ? "postgres" : "pglite",
+  dbPoolSize: databaseUrl ? (poolSize ?? "default") : undefined,
   readyHosts: ready,
   startupSeconds: Math.round((registered - started) / 100) / 10,
   secondsToAllReady: Math.round(elapsedS * 10) / 10,
@@ -156,6 +172,8 @@ const figures = {
   redfishRequestsPerSecond: Math.round(fleetFigures.redfishRequests / elapsedS),
   agentCallsPerSecond: Math.round(fleetFigures.agentCalls / elapsedS),
   agentPollMs: pollMs,
+  agentTlsFullHandshakes: fleetFigures.agentTlsHandshakes.full,
+  agentTlsResumedHandshakes: fleetFigures.agentTlsHandshakes.resumed,
   agentIdleCloseMs: agentIdleCloseMs ?? "default",
   // The service's process (embedded PGlite's thread included) and the fleet's, apart.
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
@@ -170,6 +188,8 @@ const figures = {
   rebootsHeldByCaps: counters.reboots.held ?? 0,
   dbStatementsPerTransition: Math.round(counters.statements / Math.max(transitions, 1)),
   dbMsPerTransition: Math.round((counters.statementSeconds * 1000) / Math.max(transitions, 1)),
+  dbPoolWaitingMean: poolWaits.samples ? Math.round(poolWaits.sum / poolWaits.samples) : undefined,
+  dbPoolWaitingPeak: poolWaits.samples ? poolWaits.peak : undefined,
   notReady: Object.fromEntries(stuck),
 };
 // Agents first, so none reports into a closing service.

@@ -26,9 +26,10 @@ export interface CallCredentials {
   machine?: string | undefined;
   /**
    * On the agent listener (mTLS against the agents' CA): the client certificate TLS verified, by its subject
-   * alternative names as Node lists them (`URI:spiffe://…`). It, not a token, says who calls there.
+   * alternative names as Node lists them (`URI:spiffe://…`) and its notAfter (`valid_to`). It, not a token,
+   * says who calls there.
    */
-  verifiedPeer?: { subjectAltName: string | undefined } | undefined;
+  verifiedPeer?: { subjectAltName: string | undefined; validTo?: string | undefined } | undefined;
 }
 
 /** One operation of either API, as the authorization table keys it. */

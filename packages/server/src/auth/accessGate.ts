@@ -10,7 +10,7 @@ import {
 } from "../api/index.js";
 import { type AccessRule, accessRuleOf } from "./accessTable.js";
 import type { AuditLog } from "./audit/auditLog.js";
-import { machineOfCertificate } from "./certificates/peerMachine.js";
+import { agentOfCertificate } from "./certificates/peerMachine.js";
 import { PermissionDeniedError, UnauthenticatedError } from "./errors.js";
 import type { OidcTokens } from "./tokens/oidc.js";
 import type { ServiceTokens } from "./tokens/serviceTokens.js";
@@ -65,7 +65,7 @@ export class TokenGate implements AccessGate {
     const rule = this.rule(operation);
     if (!rule) throw new PermissionDeniedError(`${operationKey(operation)} has no authorization rule`);
     const caller = credentials.verifiedPeer
-      ? certificateCaller(credentials.verifiedPeer.subjectAltName)
+      ? agentOfCertificate(credentials.verifiedPeer, this.now())
       : await this.tokenCaller(operation, rule, credentials.authorization);
     if (caller === undefined) return undefined;
     if (rule.roles === "public") return caller;
@@ -145,17 +145,6 @@ export class TokenGate implements AccessGate {
       `the token's issuer ${typeof issuer === "string" ? JSON.stringify(excerpt(issuer, 100)) : "(none)"} is not trusted (auth.issuer, auth.oidc.issuer)`,
     );
   }
-}
-
-/** The agent a client certificate (verified by TLS against the agents' CA) names. */
-function certificateCaller(subjectAltName: string | undefined): Caller {
-  const machine = machineOfCertificate(subjectAltName);
-  if (!machine) {
-    throw new UnauthenticatedError(
-      "the client certificate names no machine (a SAN URI spiffe://racksmith/machine/<id>)",
-    );
-  }
-  return { subject: `machine:${machine}`, role: "agent", machine, proof: "certificate" };
 }
 
 /** The token of `Bearer <token>`; undefined when no header was sent; a 401 for anything else. */

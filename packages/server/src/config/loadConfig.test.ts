@@ -42,6 +42,9 @@ describe("config", () => {
     ["database:\n  schema: Racksmith-Prod", expect.stringMatching(/^database\.schema: /)],
     ["database:\n  upkeepIntervalMs: -1", "database.upkeepIntervalMs: must be >= 0"],
     ["database:\n  upkeepIntervalMs: soon", "database.upkeepIntervalMs: must be an integer"],
+    ["database:\n  poolSize: 0", "database.poolSize: must be >= 1"],
+    ["database:\n  poolSize: 2.5", "database.poolSize: must be an integer"],
+    ["database:\n  poolSize: 100000", "database.poolSize: must be <= 1000"],
   ])("%j → %s", (text, expected) => {
     expect(problems(text)).toEqual([expected]);
   });

@@ -126,6 +126,14 @@ export const configSchema: SchemaObject = {
           examples: ["racksmith", "site_a"],
           default: "",
         },
+        poolSize: {
+          description:
+            "PostgreSQL connections in the service's pool (LISTEN takes one more). Statements wait for a free one: raise it when racksmith_db_pool_waiting stays above 0 and the server has connections to spare.",
+          type: "integer",
+          minimum: 1,
+          maximum: 1000,
+          default: 10,
+        },
         preparedStatements: {
           description:
             "Prepare the statements the service sends again and again (PostgreSQL). Turn off behind a pooler without protocol-level prepared statements (PgBouncer before 1.21 in transaction mode).",
@@ -201,6 +209,7 @@ export interface RacksmithConfig {
     url: string;
     dataDir: string;
     schema: string;
+    poolSize: number;
     preparedStatements: boolean;
     upkeepIntervalMs: number;
   };
@@ -227,6 +236,7 @@ export const DEFAULT_CONFIG: RacksmithConfig = {
     url: "",
     dataDir: ".racksmith/data",
     schema: "",
+    poolSize: 10,
     preparedStatements: true,
     upkeepIntervalMs: 60_000,
   },

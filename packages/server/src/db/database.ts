@@ -3,7 +3,7 @@ import type { EngineDatabase } from "@racksmith/core/engine";
 import type { Kysely } from "kysely";
 import { assertSchemaName } from "./identifiers.js";
 import type { RacksmithDatabase } from "./schema.js";
-import type { StatementStats } from "./statementStats.js";
+import type { ConnectionStats, StatementStats } from "./statementStats.js";
 
 export const DEFAULT_DATA_DIR = ".racksmith/data";
 
@@ -16,7 +16,10 @@ export interface OpenDatabaseOptions {
   inMemory?: boolean;
   /** PostgreSQL schema holding every table (created if missing); default: the server's search_path. */
   schema?: string;
-  /** Size of the PostgreSQL connection pool (default 10); LISTEN uses one more, dedicated connection. */
+  /**
+   * Size of the PostgreSQL connection pool (default 10, `database.poolSize`); LISTEN uses one more, dedicated
+   * connection.
+   */
   poolSize?: number;
   /** PostgreSQL: prepare the statements sent again and again (default true; see `PreparedStatementNames`). */
   preparedStatements?: boolean;
@@ -39,6 +42,8 @@ export interface Database extends EngineDatabase {
   readonly schema: string | undefined;
   /** Statements sent so far and their time (for `/metrics` and benchmarks). */
   statements(): StatementStats;
+  /** PostgreSQL: the connection pool's state now (`/metrics`); undefined for PGlite, one connection in-process. */
+  connections?(): ConnectionStats;
   /** Calls `onNotify` for every NOTIFY on `channel`; resolves once listening, to a function that stops. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;

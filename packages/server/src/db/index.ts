@@ -28,4 +28,9 @@ export type {
   Timestamp,
   WorkLocksTable,
 } from "./schema.js";
-export { registerStatementMetrics, type StatementStats } from "./statementStats.js";
+export {
+  type ConnectionStats,
+  registerConnectionMetrics,
+  registerStatementMetrics,
+  type StatementStats,
+} from "./statementStats.js";

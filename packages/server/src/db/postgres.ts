@@ -14,6 +14,7 @@ import { TableUpkeep } from "./tableUpkeep.js";
 import { INT8_OID, parseInt8 } from "./types.js";
 
 const CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_POOL_SIZE = 10;
 const DUPLICATE_SCHEMA = new Set(["42P06", "23505"]);
 export const DEFAULT_UPKEEP_INTERVAL_MS = 60_000;
 
@@ -41,7 +42,8 @@ export async function openPostgres(options: {
     // A startup parameter, so every pooled connection (and the listener) uses the schema from the start.
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   };
-  const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
+  const max = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const pool = new pg.Pool({ ...config, max });
   // Before the first query: every client the pool ever opens must get its error listener.
   const kyselyPool = resilientPool(pool, {
     description,
@@ -82,6 +84,7 @@ export async function openPostgres(options: {
       kind: "postgres",
       db,
       statements: () => statements.snapshot(),
+      connections: () => ({ max, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       description,
       label: description,
       schema: options.schema,

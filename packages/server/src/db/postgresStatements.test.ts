@@ -11,7 +11,7 @@ import {
   type TransactionSettings,
 } from "kysely";
 import { describe, expect, it } from "vitest";
-import { TEST_DATABASE_URL, uniqueSchema } from "../testing/index.js";
+import { latch, TEST_DATABASE_URL, uniqueSchema, waitFor } from "../testing/index.js";
 import { DeferredSnapshotDriver } from "./deferredSnapshots.js";
 import { openDatabase } from "./index.js";
 import { PreparedStatementNames } from "./preparedStatements.js";
@@ -192,6 +192,37 @@ describe("statements on PostgreSQL", () => {
         } finally {
           await unprepared.close();
         }
+      } finally {
+        await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(database.db);
+        await database.close();
+      }
+    },
+  );
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    "holds database.poolSize connections, and counts what waits for one of them",
+    async () => {
+      const schema = uniqueSchema("pool");
+      const database = await openDatabase({ url: TEST_DATABASE_URL as string, schema, poolSize: 2 });
+      try {
+        const connections = () => database.connections?.();
+        const release = latch();
+        const entered = [latch(), latch()];
+        const held = entered.map((inside) =>
+          database.db.transaction().execute(async (trx) => {
+            await sql`SELECT 1`.execute(trx);
+            inside.open();
+            await release.promise;
+          }),
+        );
+        await Promise.all(entered.map((inside) => inside.promise));
+        const third = sql<{ n: number }>`SELECT 3 AS n`.execute(database.db);
+        await waitFor(() => connections()?.waiting === 1);
+        expect(connections()).toEqual({ max: 2, open: 2, idle: 0, waiting: 1 });
+        release.open();
+        await Promise.all(held);
+        expect((await third).rows[0]?.n).toBe(3);
+        expect(connections()).toEqual({ max: 2, open: 2, idle: 2, waiting: 0 });
       } finally {
         await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(database.db);
         await database.close();

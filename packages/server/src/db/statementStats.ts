@@ -1,10 +1,20 @@
 import type { LogEvent } from "kysely";
-import { Counter, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 
 /** Statements the service sent and the time they took, queueing for a connection included. */
 export interface StatementStats {
   statements: number;
   seconds: number;
+}
+
+/** A connection pool's state: statements queue for a connection once every one is busy. */
+export interface ConnectionStats {
+  /** The pool's size (`database.poolSize`). */
+  max: number;
+  open: number;
+  idle: number;
+  /** Statements and transactions waiting for a connection. */
+  waiting: number;
 }
 
 /** Counts every statement through Kysely's log hook (one addition per statement, nothing kept). */
@@ -41,6 +51,41 @@ export function registerStatementMetrics(registry: Registry, stats: () => Statem
     collect() {
       this.reset();
       this.inc(stats().seconds);
+    },
+  });
+}
+
+/**
+ * `racksmith_db_pool_connections{state}` (busy, idle), `racksmith_db_pool_max` and `racksmith_db_pool_waiting`,
+ * read at each scrape: a pool always at its size with statements waiting is where `database.poolSize` helps.
+ */
+export function registerConnectionMetrics(registry: Registry, stats: () => ConnectionStats): void {
+  const registers = [registry];
+  new Gauge({
+    name: "racksmith_db_pool_connections",
+    help: "The database pool's open connections, busy or idle",
+    labelNames: ["state"],
+    registers,
+    collect() {
+      const now = stats();
+      this.set({ state: "busy" }, now.open - now.idle);
+      this.set({ state: "idle" }, now.idle);
+    },
+  });
+  new Gauge({
+    name: "racksmith_db_pool_max",
+    help: "The database pool's size (database.poolSize)",
+    registers,
+    collect() {
+      this.set(stats().max);
+    },
+  });
+  new Gauge({
+    name: "racksmith_db_pool_waiting",
+    help: "Statements and transactions waiting for a database connection",
+    registers,
+    collect() {
+      this.set(stats().waiting);
     },
   });
 }

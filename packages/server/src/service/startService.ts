@@ -20,6 +20,7 @@ import {
   type Database,
   migrate,
   openDatabase,
+  registerConnectionMetrics,
   registerStatementMetrics,
 } from "../db/index.js";
 import { prometheusMetrics } from "../metrics/index.js";
@@ -120,6 +121,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         ? {
             url: databaseUrl,
             ...(config.database.schema ? { schema: config.database.schema } : {}),
+            poolSize: config.database.poolSize,
             preparedStatements: config.database.preparedStatements,
             upkeepIntervalMs: config.database.upkeepIntervalMs,
           }
@@ -144,6 +146,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const metrics = new Registry();
     collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
     registerStatementMetrics(metrics, () => database.statements());
+    const connections = database.connections?.bind(database);
+    if (connections) registerConnectionMetrics(metrics, connections);
     const machines = [
       ...(options.machines ?? []),
       ...features.flatMap((feature) => feature.machines?.(loaded) ?? []),

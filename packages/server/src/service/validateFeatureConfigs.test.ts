@@ -46,7 +46,14 @@ describe("a service whose config is wrong", () => {
         config: {
           ...structuredClone(DEFAULT_CONFIG),
           server: { http: "127.0.0.1:0", grpc: "127.0.0.1:0" },
-          database: { url: "", dataDir, schema: "", preparedStatements: true, upkeepIntervalMs: 60_000 },
+          database: {
+            url: "",
+            dataDir,
+            schema: "",
+            poolSize: 10,
+            preparedStatements: true,
+            upkeepIntervalMs: 60_000,
+          },
           ...config,
         },
         file: join(dir, "racksmith.yaml"),

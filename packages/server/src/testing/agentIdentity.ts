@@ -36,6 +36,30 @@ export async function untrustedMachineCertificate(machineId: string): Promise<Ma
   return stranger.issueForTest(machineId, new Date(Date.now() - 60_000), new Date(Date.now() + 3_600_000));
 }
 
+/** A CA of its own with a listener certificate for `localhost` and a machine certificate, all PEM. */
+export interface AgentTlsForTest {
+  caCertificatePem: string;
+  listener: MachineCertificate;
+  machine: MachineCertificate;
+}
+
+/**
+ * A fresh agents' CA in memory, the certificate of an agent listener reached as `localhost` and one of
+ * `machineId`'s agent: what a test of an agent's TLS client needs, without a service.
+ */
+export async function agentTlsForTest(machineId: string): Promise<AgentTlsForTest> {
+  const ca = await AgentCa.open(undefined);
+  return {
+    caCertificatePem: ca.certificatePem,
+    listener: await ca.issueServerCertificate(["localhost"], 3_600_000),
+    machine: await ca.issueForTest(
+      machineId,
+      new Date(Date.now() - 60_000),
+      new Date(Date.now() + 3_600_000),
+    ),
+  };
+}
+
 const definition = loadRacksmithProto(["racksmith/v1/agents.proto"]).definition;
 
 /**

@@ -1,5 +1,7 @@
 export {
   type AgentListenerAnswer,
+  type AgentTlsForTest,
+  agentTlsForTest,
   callAgentListener,
   type MachineCertificate,
   machineCertificate,

@@ -3,6 +3,7 @@ import { loadSync, type MethodDefinition, type ServiceDefinition } from "@grpc/p
 import { PROTO_LOADER_OPTIONS } from "@racksmith/server";
 import type { MachineIdentity } from "./machineIdentity.js";
 import { type AgentRpcName, type AgentRpcs, RPC_SERVICE } from "./messages.js";
+import { ResumingTlsCredentials } from "./resumingCredentials.js";
 import type { AgentStatsCounter } from "./stats.js";
 
 /** The proto file of the agent API, under the server's `PROTO_ROOT` (`@racksmith/server`). */
@@ -31,15 +32,17 @@ export class AgentStoppedError extends Error {
 }
 
 /**
- * TLS names no IP address (RFC 6066; Node warns): for an IP listener the name checked is `localhost`, which the
- * agent listener's certificate always carries.
+ * The name the agent listener's certificate is checked for. TLS names no IP address (RFC 6066; Node warns): for
+ * an IP listener it is `localhost`, which that certificate always carries.
  */
-function tlsNameOptions(address: string): Record<string, string> {
+function tlsServerName(address: string): string {
   const host = address.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  return /^[\d.]+$|:/.test(host) ? { "grpc.ssl_target_name_override": "localhost" } : {};
+  return /^[\d.]+$|:/.test(host) ? "localhost" : host;
 }
 
 const CHANNEL_OPTIONS = {
+  // Thousands of channels, nobody reading channelz.
+  "grpc.enable_channelz": 0,
   "grpc.initial_reconnect_backoff_ms": 100,
   "grpc.min_reconnect_backoff_ms": 100,
   "grpc.max_reconnect_backoff_ms": 1000,
@@ -123,13 +126,17 @@ export class AgentApi {
     known?.client.close();
     const client = new Client(
       held.address,
-      credentials.createSsl(
-        Buffer.from(held.caCertificatePem),
-        Buffer.from(held.privateKeyPem),
-        Buffer.from(held.certificatePem),
+      new ResumingTlsCredentials(
+        {
+          caCertificatePem: held.caCertificatePem,
+          privateKeyPem: held.privateKeyPem,
+          certificatePem: held.certificatePem,
+          serverName: tlsServerName(held.address),
+        },
+        (resumed) => this.stats.handshake(resumed),
       ),
       // A pool of its own: grpc-js compares a new channel with every one in the shared pool (thousands here).
-      { ...CHANNEL_OPTIONS, ...tlsNameOptions(held.address), "grpc.use_local_subchannel_pool": 1 },
+      { ...CHANNEL_OPTIONS, "grpc.use_local_subchannel_pool": 1 },
     );
     this.machineClients.set(identity, { serial: held.serial, client });
     return client;

@@ -10,9 +10,15 @@ export class AgentStatsCounter {
   osInstalls = 0;
   certificatesIssued = 0;
   renewals = 0;
+  tlsHandshakes = { full: 0, resumed: 0 };
 
   call(name: AgentRpcName): void {
     this.calls[name] = (this.calls[name] ?? 0) + 1;
+  }
+
+  handshake(resumed: boolean): void {
+    if (resumed) this.tlsHandshakes.resumed += 1;
+    else this.tlsHandshakes.full += 1;
   }
 
   error(code: string): void {
@@ -28,6 +34,7 @@ export class AgentStatsCounter {
       osInstalls: this.osInstalls,
       certificatesIssued: this.certificatesIssued,
       renewals: this.renewals,
+      tlsHandshakes: { ...this.tlsHandshakes },
     };
   }
 }

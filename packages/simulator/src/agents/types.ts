@@ -77,6 +77,8 @@ export interface SimulatedAgentsStats {
   readonly certificatesIssued: number;
   /** Certificates renewed over mTLS before they expired. */
   readonly renewals: number;
+  /** mTLS connections to the agent listener: full handshakes, and those that resumed the channel's last session. */
+  readonly tlsHandshakes: { readonly full: number; readonly resumed: number };
 }
 
 /** Agents on every host and DPU of a fleet, driven by the virtual BMCs' power and boot state. */

@@ -12,6 +12,9 @@ interface DirectoryListing {
   readonly files: ReadonlySet<string>;
 }
 
+/** More paths than any capture holds, in every spelling a client might use. */
+const MAX_RESOLVED_PATHS = 20_000;
+
 const EMPTY_LISTING: DirectoryListing = {
   directories: new Set(),
   directoriesByLowerCase: new Map(),
@@ -28,6 +31,8 @@ const EMPTY_LISTING: DirectoryListing = {
 export class MockupTree {
   private readonly listings = new Map<string, Promise<DirectoryListing>>();
   private readonly documents = new Map<string, Promise<MockupDocument | undefined>>();
+  /** Request paths already resolved to their folder (a fleet asks the same few hundred paths of every BMC). */
+  private readonly resolved = new Map<string, string>();
 
   private constructor(readonly layout: MockupLayout) {}
 
@@ -46,8 +51,10 @@ export class MockupTree {
    * name, such as Dell's `DellSlots?$skip=50`), or undefined when the capture does not hold it.
    */
   async read(requestPath: string): Promise<MockupDocument | undefined> {
-    const directory = await this.resolveDirectory(requestPath);
+    const directory = this.resolved.get(requestPath) ?? (await this.resolveDirectory(requestPath));
     if (!directory) return undefined;
+    // Only paths the capture holds are kept: they are bounded by it, where paths asked in vain are not.
+    if (this.resolved.size < MAX_RESOLVED_PATHS) this.resolved.set(requestPath, directory);
     let document = this.documents.get(directory);
     if (!document) {
       document = this.load(directory);

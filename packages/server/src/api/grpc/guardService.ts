@@ -171,11 +171,12 @@ function guardHandler(
           }).then(() => answer(error, value, trailer, flags));
         }
       : answer;
+    const peer = certificateCallers ? call.getAuthContext()?.sslPeerCertificate : undefined;
     const credentials: CallCredentials = {
       authorization: typeof authorization === "string" ? authorization : undefined,
       machine: machineOf(call.request),
       ...(certificateCallers
-        ? { verifiedPeer: { subjectAltName: call.getAuthContext()?.sslPeerCertificate?.subjectaltname } }
+        ? { verifiedPeer: { subjectAltName: peer?.subjectaltname, validTo: peer?.valid_to } }
         : {}),
     };
     gate.admit(operation, credentials).then(
