@@ -145,8 +145,6 @@ export function createGrpcServer(
     // grpc-js limits received messages per server: the largest a method accepts; each is held to its own.
     "grpc.max_receive_message_length": Math.max(...services.map((service) => service.maxRequestBytes)),
     interceptors: [boundedStatusDetails],
-    // No channelz service is served: tracking every connection and call for it is work and memory for nobody.
-    "grpc.enable_channelz": 0,
     ...(options.idleCloseMs ? { "grpc.max_connection_idle_ms": options.idleCloseMs } : {}),
   });
   // Node's 64 KiB HTTP/2 windows make a big request crawl at one window per round trip, starving its connection.
