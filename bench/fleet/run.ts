@@ -190,6 +190,14 @@ const figures = {
   dbMsPerTransition: Math.round((counters.statementSeconds * 1000) / Math.max(transitions, 1)),
   dbPoolWaitingMean: poolWaits.samples ? Math.round(poolWaits.sum / poolWaits.samples) : undefined,
   dbPoolWaitingPeak: poolWaits.samples ? poolWaits.peak : undefined,
+  // Each host and DPU BMC is explored once, a host that was off once more after the explorer powered it on.
+  explorationsPerBmc:
+    Math.round((((counters.explorations.ok ?? 0) + (counters.explorations.error ?? 0)) / (2 * hosts)) * 100) /
+    100,
+  explorationErrors: counters.explorations.error ?? 0,
+  handlerRunsPerHost: Math.round((counters.handlerRuns.total / hosts) * 10) / 10,
+  // Where the engine's runs went: the busiest states, with their outcomes (runs per host, mean ms per run).
+  busiestStates: counters.handlerRuns.busiest,
   notReady: Object.fromEntries(stuck),
 };
 // Agents first, so none reports into a closing service.
@@ -216,6 +224,8 @@ async function serviceFigures(url: string) {
     ) as Record<string, number>;
   const plain = (metric: string) => Number(new RegExp(`^${metric} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
   return {
+    handlerRuns: handlerRuns(text),
+    explorations: labelled("racksmith_site_explorer_endpoints_explored_total", "result"),
     reboots: labelled("racksmith_lifecycle_reboots_total", "kind"),
     status: labelled("racksmith_lifecycle_reboot_status", "figure"),
     statements: plain("racksmith_db_statements_total"),
@@ -225,4 +235,31 @@ async function serviceFigures(url: string) {
 
 function tell(message: ToFleet): void {
   fleetProcess.send(message);
+}
+
+/**
+ * The engine's handler runs from its duration histogram: in all, and the ten states (by object type and outcome)
+ * with the most runs, as `type/state/outcome: "runs per host · mean ms"`.
+ */
+function handlerRuns(metricsText: string): { total: number; busiest: Record<string, string> } {
+  const runs = new Map<string, { count: number; seconds: number }>();
+  const series = /^racksmith_state_handler_duration_seconds_(count|sum)\{([^}]*)\} ([\d.e+-]+)$/gm;
+  for (const [, kind, labels = "", value] of metricsText.matchAll(series)) {
+    const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1] ?? "?";
+    const key = `${label("object_type")}/${label("state")}/${label("outcome")}`;
+    const entry = runs.get(key) ?? { count: 0, seconds: 0 };
+    if (kind === "count") entry.count = Number(value);
+    else entry.seconds = Number(value);
+    runs.set(key, entry);
+  }
+  const busiest = [...runs].sort(([, a], [, b]) => b.count - a.count).slice(0, 10);
+  return {
+    total: [...runs.values()].reduce((sum, entry) => sum + entry.count, 0),
+    busiest: Object.fromEntries(
+      busiest.map(([key, { count, seconds }]) => [
+        key,
+        `${(count / hosts).toFixed(2)} per host · ${Math.round((seconds * 1000) / Math.max(count, 1))} ms`,
+      ]),
+    ),
+  };
 }

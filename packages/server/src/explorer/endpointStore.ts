@@ -84,6 +84,7 @@ export class EndpointStore {
         "auth_failures",
         "last_auth_failure_at",
         "created_at",
+        sql<boolean>`last_error IS NOT NULL`.as("failed"),
       ])
       .execute();
     return rows.map((row) => ({
@@ -91,6 +92,7 @@ export class EndpointStore {
       bmcMac: row.bmc_mac,
       explorationRequested: row.exploration_requested,
       lastExploredAt: row.last_explored_at,
+      lastExplorationFailed: row.failed,
       firstSeenAt: row.created_at,
       authFailures: { count: row.auth_failures, lastAt: row.last_auth_failure_at ?? undefined },
     }));

@@ -93,7 +93,11 @@ export class SiteExplorer {
     const expectedByMac = new Map(expected.map((machine) => [machine.bmcMac, machine]));
     await this.endpoints.syncEndpoints(bmcEndpoints);
     const facts = await this.endpoints.schedulingFacts();
-    const due = endpointsToExplore(facts, config.budget);
+    const due = endpointsToExplore(facts, {
+      budget: config.budget,
+      now: this.clock(),
+      freshForMs: config.intervalMs,
+    });
     let explored = 0;
     let failed = 0;
     const exploredAddresses = new Set<string>();
