@@ -190,7 +190,7 @@ const figures = {
   dbMsPerTransition: Math.round((counters.statementSeconds * 1000) / Math.max(transitions, 1)),
   dbPoolWaitingMean: poolWaits.samples ? Math.round(poolWaits.sum / poolWaits.samples) : undefined,
   dbPoolWaitingPeak: poolWaits.samples ? poolWaits.peak : undefined,
-  // Each host and DPU BMC is explored once, a host that was off once more after the explorer powered it on.
+  // One exploration per BMC brings a host to ingestion; more are re-explorations (asked for, failed or periodic).
   explorationsPerBmc:
     Math.round((((counters.explorations.ok ?? 0) + (counters.explorations.error ?? 0)) / (2 * hosts)) * 100) /
     100,

@@ -1,8 +1,8 @@
 import type { Logger } from "@racksmith/core";
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import { type CallOutcome, excerpt, operationKey } from "../../api/index.js";
 import type { RacksmithDatabase } from "../../db/index.js";
-import "../tables.js";
+import type { AuditLogTable } from "../tables.js";
 
 type Db = Kysely<RacksmithDatabase>;
 
@@ -27,47 +27,39 @@ export interface AuditQuery {
   limit: number;
 }
 
+/** Rows written by one INSERT at most (eight parameters each, far below PostgreSQL's 65,535). */
+const MAX_ROWS_PER_INSERT = 500;
+
+interface QueuedRow {
+  row: Insertable<AuditLogTable>;
+  written: () => void;
+}
+
 /**
  * The audit log: one row per mutating call (who, role, what, target, result, request id, time). It holds
- * the caller's subject and the path or request ids, never a body, header or token.
+ * the caller's subject and the path or request ids, never a body, header or token. Rows are written in
+ * arrival order, one INSERT at a time: a row that comes while one is being written goes into the next, with
+ * every other row that came meanwhile (a busy site's agents report hundreds of calls a second; each alone
+ * was a statement and a pooled connection of its own).
  */
 export class AuditLog {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly queued: QueuedRow[] = [];
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
   ) {}
 
-  /** Writes the row; a failure is logged, never thrown (the call it records has happened). */
+  /**
+   * Resolves once the row is written (or its INSERT failed: that is logged, never thrown — the call it records
+   * has happened). A row alone is written at once.
+   */
   record(outcome: CallOutcome, at = new Date()): Promise<void> {
-    const write = this.db
-      .insertInto("audit_log")
-      .values({
-        at,
-        actor: outcome.caller?.subject ?? "anonymous",
-        role: outcome.caller?.role ?? "none",
-        tenant: outcome.caller?.tenant ?? null,
-        operation: operationKey(outcome.operation),
-        target: excerpt(outcome.target, 300),
-        result: outcome.result,
-        request_id: outcome.requestId,
-      })
-      .execute()
-      .then(
-        () => undefined,
-        (error: unknown) =>
-          this.logger.error(
-            {
-              err: error instanceof Error ? error.message : String(error),
-              operation: operationKey(outcome.operation),
-            },
-            "audit row not written",
-          ),
-      )
-      .finally(() => this.pending.delete(write));
-    this.pending.add(write);
-    return write;
+    return new Promise<void>((written) => {
+      this.queued.push({ row: auditRow(outcome, at), written });
+      this.writing ??= this.writeQueued();
+    });
   }
 
   /**
@@ -75,7 +67,41 @@ export class AuditLog {
    * needs no wait: an answered call's row was written before its answer.)
    */
   async flush(): Promise<void> {
-    await Promise.all([...this.pending]);
+    await this.writing;
+  }
+
+  private async writeQueued(): Promise<void> {
+    while (this.queued.length > 0) {
+      const batch = this.queued.splice(0, MAX_ROWS_PER_INSERT);
+      // A batch refused as a whole is written again a row at a time: one unwritable row loses only itself.
+      if (!(await this.insert(batch, batch.length === 1))) {
+        for (const entry of batch) await this.insert([entry], true);
+      }
+      for (const entry of batch) entry.written();
+    }
+    this.writing = undefined;
+  }
+
+  /** One INSERT of these rows; a failure is logged when `logFailure`, and answered false. */
+  private async insert(entries: readonly QueuedRow[], logFailure: boolean): Promise<boolean> {
+    try {
+      await this.db
+        .insertInto("audit_log")
+        .values(entries.map((entry) => entry.row))
+        .execute();
+      return true;
+    } catch (error) {
+      if (logFailure) {
+        this.logger.error(
+          {
+            err: error instanceof Error ? error.message : String(error),
+            operation: entries[0]?.row.operation,
+          },
+          "audit row not written",
+        );
+      }
+      return false;
+    }
   }
 
   async list(query: AuditQuery): Promise<AuditEntry[]> {
@@ -96,6 +122,19 @@ export class AuditLog {
       requestId: row.request_id,
     }));
   }
+}
+
+function auditRow(outcome: CallOutcome, at: Date): Insertable<AuditLogTable> {
+  return {
+    at,
+    actor: outcome.caller?.subject ?? "anonymous",
+    role: outcome.caller?.role ?? "none",
+    tenant: outcome.caller?.tenant ?? null,
+    operation: operationKey(outcome.operation),
+    target: excerpt(outcome.target, 300),
+    result: outcome.result,
+    request_id: outcome.requestId,
+  };
 }
 
 function escapeLike(text: string): string {
