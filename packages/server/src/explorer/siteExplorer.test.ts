@@ -47,6 +47,7 @@ function siteExplorer(
   inventory: FakeInventory,
   explorer: SiteExplorer["deps"]["explorer"],
   config: SiteExplorerConfig = {},
+  clock?: () => Date,
 ): { explorer: SiteExplorer; metrics: Registry } {
   const metrics = new Registry();
   return {
@@ -59,6 +60,7 @@ function siteExplorer(
       config: resolveSiteExplorerConfig(config),
       metrics: new ExplorerMetrics(metrics),
       logger: silentLogger,
+      ...(clock ? { clock } : {}),
     }),
   };
 }
@@ -301,6 +303,31 @@ describe("scheduling", () => {
     inventory.endpoints = inventory.endpoints.slice(1);
     await explorer.runIteration();
     expect((await explorer.listEndpoints()).map((e) => e.address)).toEqual(["10.0.0.2", "10.0.0.3"]);
+  });
+
+  it("re-explores a BMC explored within the interval only when asked, or when its exploration failed", async () => {
+    const inventory = new FakeInventory();
+    inventory.endpoints = ["10.0.0.1", "10.0.0.2"].map((address, i) => ({ address, mac: mac(i + 1) }));
+    // The scripted explorations end at 2026-01-01T00:00:0Ns; the runs happen a minute or three later.
+    let now = new Date(Date.UTC(2026, 0, 1, 0, 1));
+    const scripted = new ScriptedExplorer();
+    scripted.script.set("10.0.0.1", { report: hostReport({ serial: "one" }) });
+    scripted.script.set("10.0.0.2", { error: { code: "timeout", message: "slow" } });
+    const { explorer } = siteExplorer(inventory, scripted, { intervalMs: 120_000 }, () => now);
+
+    expect(await explorer.runIteration()).toMatchObject({ explored: 2 });
+    // A run soon after (new BMCs, a backlog) retries the failed BMC and leaves the fresh one alone.
+    expect(await explorer.runIteration()).toMatchObject({ explored: 1 });
+    expect(scripted.explored.slice(2)).toEqual(["10.0.0.2"]);
+    await explorer.requestReExplore("10.0.0.1");
+    await explorer.runIteration();
+    expect(scripted.explored.slice(3)).toEqual(["10.0.0.1", "10.0.0.2"]);
+    // An interval after its last exploration, a BMC is due again.
+    scripted.script.set("10.0.0.2", { report: hostReport({ serial: "two" }) });
+    await explorer.runIteration();
+    now = new Date(Date.UTC(2026, 0, 1, 0, 3));
+    await explorer.runIteration();
+    expect(scripted.explored.slice(5)).toEqual(["10.0.0.2", "10.0.0.1", "10.0.0.2"]);
   });
 
   it("explores now without storing the report", async () => {
