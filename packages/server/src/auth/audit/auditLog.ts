@@ -28,7 +28,17 @@ export interface AuditQuery {
 }
 
 /** Rows written by one INSERT at most (eight parameters each, far below PostgreSQL's 65,535). */
-const MAX_ROWS_PER_INSERT = 500;
+const MAX_ROWS_PER_INSERT = 256;
+
+/**
+ * How many of the queued rows the next INSERT takes: the largest power of two not above them, so its text is one
+ * of nine and the service's prepared statements (a bounded set of names) are not spent on every row count.
+ */
+function batchSize(queued: number): number {
+  let size = 1;
+  while (size * 2 <= Math.min(queued, MAX_ROWS_PER_INSERT)) size *= 2;
+  return size;
+}
 
 interface QueuedRow {
   row: Insertable<AuditLogTable>;
@@ -72,7 +82,7 @@ export class AuditLog {
 
   private async writeQueued(): Promise<void> {
     while (this.queued.length > 0) {
-      const batch = this.queued.splice(0, MAX_ROWS_PER_INSERT);
+      const batch = this.queued.splice(0, batchSize(this.queued.length));
       // A batch refused as a whole is written again a row at a time: one unwritable row loses only itself.
       if (!(await this.insert(batch, batch.length === 1))) {
         for (const entry of batch) await this.insert([entry], true);
