@@ -48,8 +48,8 @@ interface QueuedRow {
 /**
  * The audit log: one row per mutating call (who, role, what, target, result, request id, time). It holds
  * the caller's subject and the path or request ids, never a body, header or token. Rows are written in
- * arrival order, one INSERT at a time: a row that comes while one is being written goes into the next, with
- * every other row that came meanwhile (a busy site's agents report hundreds of calls a second; each alone
+ * arrival order, one INSERT at a time: a row that comes while one is being written goes into the next ones,
+ * with every other row that came meanwhile (a busy site's agents report hundreds of calls a second; each alone
  * was a statement and a pooled connection of its own).
  */
 export class AuditLog {
