@@ -23,7 +23,8 @@ export interface FleetFigures {
 
 export type FromFleet =
   | { kind: "fleet"; url: string; factoryDefaults: Record<string, { username: string; password: string }> }
-  | { kind: "registered" }
+  /** What was served and called before registration was done: rates count from there. */
+  | { kind: "registered"; redfishRequests: number; agentCalls: number }
   | { kind: "figures"; figures: FleetFigures }
   | { kind: "stopped" };
 
@@ -42,6 +43,7 @@ const fleet = await startFleet({
 send({ kind: "fleet", url: fleet.url, factoryDefaults: fleet.factoryDefaults });
 
 let agents: Awaited<ReturnType<typeof startSimulatedAgents>> | undefined;
+const agentCalls = () => Object.values(agents?.stats.calls ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
 process.on("message", async (message: ToFleet) => {
   if (message.kind === "service") {
     // Agents listen to their machines' power before the service knows the fleet (see startSimulatedSite).
@@ -52,15 +54,14 @@ process.on("message", async (message: ToFleet) => {
       timing: { pollIntervalMs: pollMs, callTimeoutMs: 30_000 },
     });
     await registerFleet(fleet, new ServiceClient(message.url, { token: message.token }), { exclusive: true });
-    send({ kind: "registered" });
+    send({ kind: "registered", redfishRequests: fleet.stats.total, agentCalls: agentCalls() });
   } else if (message.kind === "figures") {
     const cpu = process.cpuUsage(cpuStart);
-    const calls = Object.values(agents?.stats.calls ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
     send({
       kind: "figures",
       figures: {
         redfishRequests: fleet.stats.total,
-        agentCalls: calls,
+        agentCalls: agentCalls(),
         agentTlsHandshakes: agents?.stats.tlsHandshakes ?? { full: 0, resumed: 0 },
         cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
         peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),

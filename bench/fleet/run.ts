@@ -1,7 +1,8 @@
 /**
  * Fleet lifecycle benchmark (never part of `npm test`; nothing is asserted, it prints figures):
  *
- *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--pool-size S] [--poll-ms P] [--agent-idle-close-ms I] [--timeout-s T] [--json]
+ *   npm run bench:fleet -- [--hosts N] [--database-url URL] [--pool-size S] [--poll-ms P] [--agent-idle-close-ms I] [--timeout-s T]
+ *                          [--steady-s S [--steady-profile FILE]] [--json]
  *
  * (`--agent-idle-close-ms`: the agent listener's server.agentIdleCloseMs; default the service's 60 s, or 10 s when
  * agents poll less often than every 60 s. `--pool-size`: PostgreSQL's database.poolSize; default the service's 10.)
@@ -14,7 +15,8 @@
  */
 import { fork } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +45,10 @@ const { values } = parseArgs({
     // The agent listener's server.agentIdleCloseMs (see agentIdleCloseMs below).
     "agent-idle-close-ms": { type: "string" },
     "timeout-s": { type: "string", default: "3600" },
+    // Seconds to keep the Ready fleet running after the last host is Ready, measuring what it costs idle.
+    "steady-s": { type: "string", default: "0" },
+    // A CPU profile of the service over the steady window, written to this .cpuprofile file.
+    "steady-profile": { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
@@ -111,6 +117,12 @@ const url = `http://${service.http.host}:${service.http.port}`;
 // Statements waiting for one of the pool's connections (PostgreSQL), read every 100 ms from the
 // service's start: the mean and the peak.
 const poolWaits = { samples: 0, sum: 0, peak: 0 };
+// The service's memory at its largest resident size, read every second: how much of it is V8's heap.
+let memoryAtPeak = process.memoryUsage();
+const memorySampler = setInterval(() => {
+  const now = process.memoryUsage();
+  if (now.rss > memoryAtPeak.rss) memoryAtPeak = now;
+}, 1_000);
 const poolSampler = setInterval(() => {
   const waiting = service.database.connections?.().waiting;
   if (waiting === undefined) return;
@@ -124,7 +136,7 @@ tell({
   grpcAddress: `${service.grpc.host}:${service.grpc.port}`,
   token: service.adminToken ?? "",
 });
-await nextMessage<FromFleet, "registered">(fleetProcess, "registered");
+const atRegistration = await nextMessage<FromFleet, "registered">(fleetProcess, "registered");
 const registered = Date.now();
 let last = "";
 let ready = 0;
@@ -147,6 +159,7 @@ for (;;) {
 }
 const elapsedS = (Date.now() - registered) / 1000;
 clearInterval(poolSampler);
+clearInterval(memorySampler);
 const states = await listHostStates(service);
 // Hosts that did not make it by the timeout, grouped by what they wait for.
 const stuck = new Map<string, number>();
@@ -169,8 +182,11 @@ const figures = {
   transitions,
   transitionsPerSecond: Math.round(transitions / elapsedS),
   redfishRequests: fleetFigures.redfishRequests,
-  redfishRequestsPerSecond: Math.round(fleetFigures.redfishRequests / elapsedS),
-  agentCallsPerSecond: Math.round(fleetFigures.agentCalls / elapsedS),
+  // Rates from registration on, as the time is counted.
+  redfishRequestsPerSecond: Math.round(
+    (fleetFigures.redfishRequests - atRegistration.redfishRequests) / elapsedS,
+  ),
+  agentCallsPerSecond: Math.round((fleetFigures.agentCalls - atRegistration.agentCalls) / elapsedS),
   agentPollMs: pollMs,
   agentTlsFullHandshakes: fleetFigures.agentTlsHandshakes.full,
   agentTlsResumedHandshakes: fleetFigures.agentTlsHandshakes.resumed,
@@ -178,6 +194,14 @@ const figures = {
   // The service's process (embedded PGlite's thread included) and the fleet's, apart.
   cpuSeconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  // At the largest resident size seen (every second): V8's heap, committed and used, and what lies outside it
+  // but is counted (Buffers and other external memory; the rest of the RSS is native: sockets, TLS, code).
+  peakRssBreakdownMb: Object.fromEntries(
+    (["rss", "heapTotal", "heapUsed", "external"] as const).map((key) => [
+      key,
+      Math.round(memoryAtPeak[key] / 2 ** 20),
+    ]),
+  ),
   fleetCpuSeconds: fleetFigures.cpuSeconds,
   fleetPeakRssMb: fleetFigures.peakRssMb,
   peakOpenFds,
@@ -198,7 +222,14 @@ const figures = {
   handlerRunsPerHost: Math.round((counters.handlerRuns.total / hosts) * 10) / 10,
   // Where the engine's runs went: the busiest states, with their outcomes (runs per host, mean ms per run).
   busiestStates: counters.handlerRuns.busiest,
+  metricsSeries: counters.metricsSeries,
+  metricsMb: counters.metricsMb,
   notReady: Object.fromEntries(stuck),
+  // After every figure above was read, so none of them counts the window.
+  steady:
+    ready === hosts && Number(values["steady-s"]) > 0
+      ? await steadyCost(Number(values["steady-s"]))
+      : undefined,
 };
 // Agents first, so none reports into a closing service.
 tell({ kind: "stop" });
@@ -224,12 +255,55 @@ async function serviceFigures(url: string) {
     ) as Record<string, number>;
   const plain = (metric: string) => Number(new RegExp(`^${metric} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
   return {
+    // The size of one scrape: the service's series (the monitor's are per BMC sensor) and the text's bytes.
+    metricsSeries: text.split("\n").filter((line) => line !== "" && !line.startsWith("#")).length,
+    metricsMb: Math.round(Buffer.byteLength(text) / 1e5) / 10,
     handlerRuns: handlerRuns(text),
     explorations: labelled("racksmith_site_explorer_endpoints_explored_total", "result"),
     reboots: labelled("racksmith_lifecycle_reboots_total", "kind"),
     status: labelled("racksmith_lifecycle_reboot_status", "figure"),
     statements: plain("racksmith_db_statements_total"),
     statementSeconds: plain("racksmith_db_statement_seconds_total"),
+    monitorCollections: Object.values(
+      labelled("racksmith_bmc_collection_duration_seconds_count", "kind"),
+    ).reduce((sum, n) => sum + n, 0),
+  };
+}
+
+/**
+ * What the Ready fleet costs per second when nothing moves: agents' polls, the monitor, the engine's periodic runs
+ * — the background every host's bring-up shares the machine with, over `seconds` after the last host is Ready.
+ */
+async function steadyCost(seconds: number) {
+  const sample = async () => {
+    tell({ kind: "figures" });
+    const fleetNow = (await nextMessage<FromFleet, "figures">(fleetProcess, "figures")).figures;
+    return { at: Date.now(), cpu: process.cpuUsage(), fleet: fleetNow, service: await serviceFigures(url) };
+  };
+  const profile = values["steady-profile"];
+  const session = profile ? new Session() : undefined;
+  session?.connect();
+  await session?.post("Profiler.enable");
+  await session?.post("Profiler.start");
+  const from = await sample();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const to = await sample();
+  if (session && profile) {
+    await writeFile(profile, JSON.stringify((await session.post("Profiler.stop")).profile));
+    session.disconnect();
+  }
+  const s = (to.at - from.at) / 1000;
+  const perSecond = (n: number) => Math.round((n / s) * 10) / 10;
+  const cpuOf = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+  return {
+    seconds: Math.round(s),
+    serviceCpuPerSecond: Math.round(((cpuOf(to.cpu) - cpuOf(from.cpu)) / s) * 100) / 100,
+    fleetCpuPerSecond: Math.round(((to.fleet.cpuSeconds - from.fleet.cpuSeconds) / s) * 100) / 100,
+    redfishRequestsPerSecond: perSecond(to.fleet.redfishRequests - from.fleet.redfishRequests),
+    agentCallsPerSecond: perSecond(to.fleet.agentCalls - from.fleet.agentCalls),
+    handlerRunsPerSecond: perSecond(to.service.handlerRuns.total - from.service.handlerRuns.total),
+    monitorCollectionsPerSecond: perSecond(to.service.monitorCollections - from.service.monitorCollections),
+    statementsPerSecond: perSecond(to.service.statements - from.service.statements),
   };
 }
 
