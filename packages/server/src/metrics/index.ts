@@ -1,1 +1,2 @@
+export { ExpositionRegistry, GroupedGauge, type GroupedSeries } from "./groupedGauge.js";
 export { prometheusMetrics } from "./prometheusMetrics.js";

@@ -5,7 +5,7 @@ import { ServerCredentials } from "@grpc/grpc-js";
 import type { Logger } from "@racksmith/core";
 import { CORE_VERSION, childLogger, PLUGIN_API_VERSION } from "@racksmith/core";
 import { DEFAULT_ENGINE_CONFIG, StateEngine, type StateMachine } from "@racksmith/core/engine";
-import { collectDefaultMetrics, Registry } from "prom-client";
+import { collectDefaultMetrics, type Registry } from "prom-client";
 import {
   createGrpcServer,
   createRestServer,
@@ -23,7 +23,7 @@ import {
   registerConnectionMetrics,
   registerStatementMetrics,
 } from "../db/index.js";
-import { prometheusMetrics } from "../metrics/index.js";
+import { ExpositionRegistry, prometheusMetrics } from "../metrics/index.js";
 import { createPluginHost, type PluginHost } from "../plugins/index.js";
 import { engineApiContext } from "./engineApiContext.js";
 import { Extensions } from "./extensions.js";
@@ -143,7 +143,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Runs before the database closes (cleanups run last first): no audit row is lost at stop.
     cleanups.push(() => auth.audit.flush());
 
-    const metrics = new Registry();
+    const metrics = new ExpositionRegistry();
     collectDefaultMetrics({ register: metrics, prefix: "racksmith_process_" });
     registerStatementMetrics(metrics, () => database.statements());
     const connections = database.connections?.bind(database);

@@ -27,6 +27,17 @@ describe("BmcMonitorMetrics", () => {
     ]);
   });
 
+  it("exports a sensor listed twice once: in its first place, with its last value", async () => {
+    const registry = new Registry();
+    const metrics = new BmcMonitorMetrics(registry);
+    metrics.setSensors(bmc, [reading("cpu", 40), reading("inlet", 21), reading("cpu", 43)]);
+    const text = await registry.metrics();
+    expect(text.split("\n").filter((line) => line.startsWith("racksmith_bmc_sensor_reading{"))).toEqual([
+      'racksmith_bmc_sensor_reading{machine_id="h-1",bmc_mac="AA:BB",sensor="cpu",unit="Cel",type="temperature"} 43',
+      'racksmith_bmc_sensor_reading{machine_id="h-1",bmc_mac="AA:BB",sensor="inlet",unit="Cel",type="temperature"} 21',
+    ]);
+  });
+
   it("removes every series of a machine whose BMC changed, and of a machine that left", async () => {
     const registry = new Registry();
     const metrics = new BmcMonitorMetrics(registry);

@@ -1,5 +1,6 @@
 import type { FirmwareComponent, SensorReading } from "@racksmith/core";
-import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { Counter, Histogram, type Registry } from "prom-client";
+import { GroupedGauge, type GroupedSeries } from "../../metrics/index.js";
 
 const PREFIX = "racksmith_bmc_";
 
@@ -18,35 +19,33 @@ type FirmwareLabels = "machine_id" | "bmc_mac" | "serial_number" | "firmware_nam
 type ErrorLabels = "machine_id" | "kind" | "code";
 
 /**
- * The monitor's Prometheus metrics (prefix `racksmith_bmc_`). Series are per BMC, so it remembers which ones
- * it set for each machine: a sensor or firmware component that disappears, or a machine that leaves the
- * fleet, has its series removed instead of exporting its last value forever.
+ * The monitor's Prometheus metrics (prefix `racksmith_bmc_`). Series are per BMC: a machine's sensor and firmware
+ * series are set and replaced together (a {@link GroupedGauge} group per machine, its text written once per
+ * collection), so a sensor or firmware component that disappears, or a machine that leaves the fleet, has its
+ * series removed instead of exporting its last value forever.
  */
 export class BmcMonitorMetrics {
-  readonly sensorReading: Gauge<SensorLabels>;
-  readonly firmwareVersion: Gauge<FirmwareLabels>;
+  readonly sensorReading: GroupedGauge<SensorLabels>;
+  readonly firmwareVersion: GroupedGauge<FirmwareLabels>;
   readonly duration: Histogram<"kind">;
   readonly errors: Counter<ErrorLabels>;
-  /**
-   * What was set per machine, compactly (a BMC has dozens of sensors, a site thousands of BMCs): the identity
-   * labels once, and per series only the labels that vary, joined into one key.
-   */
+  /** Per machine: the identity labels its series were set with, and its error series (kind and code joined). */
   private readonly series = new Map<string, MachineSeries>();
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.sensorReading = new Gauge({
-      name: `${PREFIX}sensor_reading`,
-      help: "Latest reading of a BMC sensor, in its unit",
-      labelNames: ["machine_id", "bmc_mac", "sensor", "unit", "type"],
+    this.sensorReading = new GroupedGauge(
+      `${PREFIX}sensor_reading`,
+      "Latest reading of a BMC sensor, in its unit",
+      ["machine_id", "bmc_mac", "sensor", "unit", "type"],
       registers,
-    });
-    this.firmwareVersion = new Gauge({
-      name: `${PREFIX}firmware_version_info`,
-      help: "Firmware component versions a BMC reports (always 1; the version is a label)",
-      labelNames: ["machine_id", "bmc_mac", "serial_number", "firmware_name", "version"],
+    );
+    this.firmwareVersion = new GroupedGauge(
+      `${PREFIX}firmware_version_info`,
+      "Firmware component versions a BMC reports (always 1; the version is a label)",
+      ["machine_id", "bmc_mac", "serial_number", "firmware_name", "version"],
       registers,
-    });
+    );
     this.duration = new Histogram({
       name: `${PREFIX}collection_duration_seconds`,
       help: "Time of one collection from one BMC, by kind (sensors, firmware, eventLogs, probe)",
@@ -64,29 +63,38 @@ export class BmcMonitorMetrics {
 
   /** Replaces the machine's sensor series with these readings (readings without a value are not exported). */
   setSensors(bmc: MonitoredBmc, readings: readonly SensorReading[]): void {
-    const series = this.of(bmc);
-    const next = new Set<string>();
+    this.of(bmc);
+    // One series per sensor, unit and type: a repeated one keeps its first place and its last value.
+    const values = new Map<string, GroupedSeries<SensorLabels>>();
     for (const reading of readings) {
       if (reading.reading === null || !Number.isFinite(reading.reading)) continue;
-      const key = join(reading.id, reading.units, reading.kind);
-      this.sensorReading.set(sensorLabels(bmc, key), reading.reading);
-      next.add(key);
+      const labels = {
+        machine_id: bmc.machineId,
+        bmc_mac: bmc.bmcMac,
+        sensor: reading.id,
+        unit: reading.units,
+        type: reading.kind,
+      };
+      values.set(join(reading.id, reading.units, reading.kind), { labels, value: reading.reading });
     }
-    for (const key of series.sensors) if (!next.has(key)) this.sensorReading.remove(sensorLabels(bmc, key));
-    series.sensors = next.size > 0 ? next : NONE;
+    this.sensorReading.set(bmc.machineId, [...values.values()]);
   }
 
   setFirmware(bmc: MonitoredBmc, components: readonly FirmwareComponent[]): void {
-    const series = this.of(bmc);
-    const next = new Set<string>();
+    this.of(bmc);
+    const values = new Map<string, GroupedSeries<FirmwareLabels>>();
     for (const component of components) {
-      const key = join(component.name || component.id, component.version);
-      this.firmwareVersion.set(firmwareLabels(bmc, key), 1);
-      next.add(key);
+      const name = component.name || component.id;
+      const labels = {
+        machine_id: bmc.machineId,
+        bmc_mac: bmc.bmcMac,
+        serial_number: bmc.serial,
+        firmware_name: name,
+        version: component.version,
+      };
+      values.set(join(name, component.version), { labels, value: 1 });
     }
-    for (const key of series.firmware)
-      if (!next.has(key)) this.firmwareVersion.remove(firmwareLabels(bmc, key));
-    series.firmware = next.size > 0 ? next : NONE;
+    this.firmwareVersion.set(bmc.machineId, [...values.values()]);
   }
 
   countError(bmc: MonitoredBmc, kind: CollectionKind, code: string): void {
@@ -106,8 +114,8 @@ export class BmcMonitorMetrics {
   }
 
   private removeAll(series: MachineSeries): void {
-    for (const key of series.sensors) this.sensorReading.remove(sensorLabels(series.bmc, key));
-    for (const key of series.firmware) this.firmwareVersion.remove(firmwareLabels(series.bmc, key));
+    this.sensorReading.remove(series.bmc.machineId);
+    this.firmwareVersion.remove(series.bmc.machineId);
     for (const key of series.errors) this.errors.remove(errorLabels(series.bmc, key));
   }
 
@@ -119,7 +127,7 @@ export class BmcMonitorMetrics {
       series = undefined;
     }
     if (!series) {
-      series = { bmc: { ...bmc }, sensors: NONE, firmware: NONE, errors: NONE };
+      series = { bmc: { ...bmc }, errors: NONE };
       this.series.set(bmc.machineId, series);
     }
     return series;
@@ -128,33 +136,15 @@ export class BmcMonitorMetrics {
 
 interface MachineSeries {
   bmc: MonitoredBmc;
-  sensors: ReadonlySet<string>;
-  firmware: ReadonlySet<string>;
   errors: ReadonlySet<string>;
 }
 
-/** What a machine without series of a kind holds: most have no firmware or error series most of the time. */
+/** What a machine without error series holds: most have none most of the time. */
 const NONE: ReadonlySet<string> = new Set();
 
 const SEPARATOR = "\u0000";
 const join = (...parts: string[]): string => parts.join(SEPARATOR);
 const split = (key: string): string[] => key.split(SEPARATOR);
-
-function sensorLabels(bmc: MonitoredBmc, key: string): Record<SensorLabels, string> {
-  const [sensor = "", unit = "", type = ""] = split(key);
-  return { machine_id: bmc.machineId, bmc_mac: bmc.bmcMac, sensor, unit, type };
-}
-
-function firmwareLabels(bmc: MonitoredBmc, key: string): Record<FirmwareLabels, string> {
-  const [name = "", version = ""] = split(key);
-  return {
-    machine_id: bmc.machineId,
-    bmc_mac: bmc.bmcMac,
-    serial_number: bmc.serial,
-    firmware_name: name,
-    version,
-  };
-}
 
 function errorLabels(bmc: MonitoredBmc, key: string): Record<ErrorLabels, string> {
   const [kind = "", code = ""] = split(key);

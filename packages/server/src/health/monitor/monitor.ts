@@ -3,11 +3,12 @@ import { InvalidArgumentError, isRacksmithError, NotSupportedError } from "@rack
 import type { HealthProbe, HealthProbeTarget, HealthReport, PolledHealthProbe } from "@racksmith/core/health";
 import { HEALTH_SOURCES } from "@racksmith/core/health";
 import type { Kysely } from "kysely";
-import { Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { RacksmithDatabase } from "../../db/index.js";
 import { forEachConcurrently } from "../../explorer/concurrency.js";
 import type { MachineRow } from "../../explorer/index.js";
 import type { BmcAccess, LifecycleBmc, ServiceProbeCache } from "../../lifecycle/bmc/index.js";
+import { ExpositionRegistry } from "../../metrics/index.js";
 import { probeTargetsOf } from "../index.js";
 import type { ResolvedMonitorConfig } from "./config.js";
 import { collectEventLogs } from "./eventLogs.js";
@@ -82,7 +83,7 @@ export class BmcMonitor {
   private readonly abort = new AbortController();
 
   constructor(private readonly options: BmcMonitorOptions) {
-    this.registry = options.registry ?? new Registry();
+    this.registry = options.registry ?? new ExpositionRegistry();
     this.metrics = new BmcMonitorMetrics(this.registry);
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;

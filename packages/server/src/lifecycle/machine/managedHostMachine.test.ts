@@ -76,6 +76,26 @@ async function historyLabels(id: string): Promise<string[]> {
   return (view?.history ?? []).map((h) => managedHostStateLabel(h.state as never)).reverse();
 }
 
+/**
+ * Waits for the host to show `wanted`. Bounded below the test's timeout only so that a host that never gets there
+ * fails naming where it stopped — its state, last outcome and agents' report times — not as a bare timeout.
+ */
+async function reachState(id: string, wanted: string): Promise<void> {
+  try {
+    await waitFor(async () => (await labelOf(id)) === wanted, {
+      timeoutMs: 100_000,
+      what: `${id} in ${wanted}`,
+    });
+  } catch (error) {
+    const view = await state(id);
+    const reports = await testDb.database.db.selectFrom("machine_reports").selectAll().execute();
+    throw new Error(
+      `${(error as Error).message}: it is in ${view?.stateLabel} (entered ${view?.enteredAt}), ` +
+        `last outcome ${JSON.stringify(view?.outcome)}; reports ${JSON.stringify(reports)}`,
+    );
+  }
+}
+
 // The waits are bounded by the test timeout alone: a safety net for a busy machine.
 describe("managed-host lifecycle", { timeout: 120_000 }, () => {
   beforeEach(async () => {
@@ -122,7 +142,7 @@ describe("managed-host lifecycle", { timeout: 120_000 }, () => {
 
   it("runs an instance: tenant network, Ready, release through the admin network to cleanup and back", async () => {
     await site.addHost("host-2", ["dpu-2a"]);
-    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
+    await reachState("host-2", "ready");
     const now = new Date();
     await testDb.database.db
       .insertInto("instances")
@@ -138,9 +158,7 @@ describe("managed-host lifecycle", { timeout: 120_000 }, () => {
       })
       .execute();
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-2");
-    await waitFor(async () => (await labelOf("host-2")) === "assigned/ready", {
-      timeoutMs: Number.POSITIVE_INFINITY,
-    });
+    await reachState("host-2", "assigned/ready");
     const assigned = await testDb.database.db
       .selectFrom("managed_hosts")
       .selectAll()
@@ -149,7 +167,7 @@ describe("managed-host lifecycle", { timeout: 120_000 }, () => {
 
     await testDb.database.db.updateTable("instances").set({ release_requested_at: new Date() }).execute();
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-2");
-    await waitFor(async () => (await labelOf("host-2")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
+    await reachState("host-2", "ready");
     const labels = await historyLabels("host-2");
     expect(invalidTransitions(labels)).toEqual([]);
     const tail = labels.slice(labels.indexOf("assigned/ready") + 1);
