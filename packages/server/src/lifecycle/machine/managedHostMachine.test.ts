@@ -96,7 +96,8 @@ async function reachState(id: string, wanted: string): Promise<void> {
   }
 }
 
-// The waits are bounded by the test timeout alone: a safety net for a busy machine.
+// The waits are bounded by the test timeout alone (a safety net for a busy machine); a wait for a state stops a
+// little before it, to say where the host stopped.
 describe("managed-host lifecycle", { timeout: 120_000 }, () => {
   beforeEach(async () => {
     await start();
@@ -104,7 +105,7 @@ describe("managed-host lifecycle", { timeout: 120_000 }, () => {
 
   it("takes a host with two DPUs from ingestion to Ready along the declared path", async () => {
     await site.addHost("host-1", ["dpu-1a", "dpu-1b"]);
-    await waitFor(async () => (await labelOf("host-1")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
+    await reachState("host-1", "ready");
     const labels = await historyLabels("host-1");
     expect(invalidTransitions(labels)).toEqual([]);
     expect(labels).toEqual([
@@ -198,9 +199,7 @@ describe("managed-host lifecycle", { timeout: 120_000 }, () => {
     site.bmc({ id: "host-3" } as never);
     (site.bmcs.get("host-3") as NonNullable<ReturnType<typeof site.bmcs.get>>).failMachineSetup =
       "400 Bad Request: PropertyValueNotInList BootMode";
-    await waitFor(async () => (await labelOf("host-3")) === "failed", {
-      timeoutMs: Number.POSITIVE_INFINITY,
-    });
+    await reachState("host-3", "failed");
     const view = await state("host-3");
     expect(view?.state).toMatchObject({
       state: "failed",
@@ -221,7 +220,7 @@ describe("managed-host lifecycle", { timeout: 120_000 }, () => {
     await site.addHost("host-5", ["dpu-5a"]);
     site.bmc({ id: "host-5" } as never);
     (site.bmcs.get("host-5") as NonNullable<ReturnType<typeof site.bmcs.get>>).bootOptionsWithoutMac = true;
-    await waitFor(async () => (await labelOf("host-5")) === "ready", { timeoutMs: Number.POSITIVE_INFINITY });
+    await reachState("host-5", "ready");
     const calls = site.bmcs.get("host-5")?.calls ?? [];
     expect(calls).toEqual(
       expect.arrayContaining([expect.stringMatching(/^setBootOrderDpuFirst:02:00:00:00:01:/)]),
@@ -235,9 +234,7 @@ describe("managed-host lifecycle", { timeout: 120_000 }, () => {
   it("force-deletes a host in any state with its DPUs and records", async () => {
     await site.addHost("host-4", ["dpu-4a"]);
     site.silentDpus.add("dpu-4a");
-    await waitFor(async () => (await labelOf("host-4")) === "dpuInit/waitingForNetworkConfig", {
-      timeoutMs: Number.POSITIVE_INFINITY,
-    });
+    await reachState("host-4", "dpuInit/waitingForNetworkConfig");
     await testDb.database.db
       .insertInto("managed_hosts")
       .values({ host_id: "host-4", force_delete_requested_at: new Date(), updated_at: new Date() })
@@ -282,15 +279,14 @@ describe("the site-wide reboot cap", () => {
   }, 180_000);
 });
 
-// The waits are bounded by the test timeout alone: a safety net for a busy machine.
+// The waits are bounded by the test timeout alone (a safety net for a busy machine); a wait for a state stops a
+// little before it, to say where the host stopped.
 describe("waits and SLAs", { timeout: 120_000 }, () => {
   it("keeps a host whose DPU agent never reports waiting with the reason, above SLA", async () => {
     await start({ slaMs: { dpuInit: 300 } });
     site.silentDpus.add("dpu-5a");
     await site.addHost("host-5", ["dpu-5a"]);
-    await waitFor(async () => (await labelOf("host-5")) === "dpuInit/waitingForNetworkConfig", {
-      timeoutMs: Number.POSITIVE_INFINITY,
-    });
+    await reachState("host-5", "dpuInit/waitingForNetworkConfig");
     await waitFor(async () => (await state("host-5"))?.sla.aboveSla === true, {
       timeoutMs: Number.POSITIVE_INFINITY,
     });
@@ -335,9 +331,7 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
     };
     await start({}, [runner]);
     await site.addHost("host-6", []);
-    await waitFor(async () => (await labelOf("host-6")) === "failed", {
-      timeoutMs: Number.POSITIVE_INFINITY,
-    });
+    await reachState("host-6", "failed");
     expect((await state("host-6"))?.state).toMatchObject({
       details: { cause: "validation", message: expect.stringContaining("burn-in/memtest: ECC errors") },
     });
@@ -354,8 +348,7 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
       },
       verifyRequestedAt: async () => requestedAt,
     });
-    const until = (label: string) =>
-      waitFor(async () => (await labelOf("host-7")) === label, { timeoutMs: Number.POSITIVE_INFINITY });
+    const until = (label: string) => reachState("host-7", label);
     const enqueue = () => engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-7");
     await site.addHost("host-7", []);
     await until("bomValidating/waitingForSkuAssignment");
@@ -450,8 +443,6 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
     };
     return fake;
   }
-  const label = (id: string, wanted: string) =>
-    waitFor(async () => (await labelOf(id)) === wanted, { timeoutMs: Number.POSITIVE_INFINITY });
 
   it("waits for the host agent's run of host tests; a failed test fails the host", async () => {
     const hostTests = fakeHostTests();
@@ -467,7 +458,7 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
     );
     hostTests.complete("host-8/discovery", false);
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-8");
-    await label("host-8", "failed");
+    await reachState("host-8", "failed");
     expect((await state("host-8"))?.state).toMatchObject({
       details: { cause: "validation", message: expect.stringContaining("site_Fans: exit code 3") },
     });
@@ -478,14 +469,14 @@ describe("waits and SLAs", { timeout: 120_000 }, () => {
     await start({}, [], undefined, undefined, hostTests.runs);
     hostTests.complete("host-9/discovery", true);
     await site.addHost("host-9", []);
-    await label("host-9", "ready");
+    await reachState("host-9", "ready");
     hostTests.requested.onDemand = true;
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-9");
-    await label("host-9", "validation/onDemand");
+    await reachState("host-9", "validation/onDemand");
     hostTests.requested.onDemand = false;
     hostTests.complete("host-9/onDemand", false);
     await engine.enqueue(MANAGED_HOST_OBJECT_TYPE, "host-9");
-    await label("host-9", "ready");
+    await reachState("host-9", "ready");
     const labels = await historyLabels("host-9");
     expect(invalidTransitions(labels)).toEqual([]);
     expect(labels.slice(-4)).toEqual(["discovered", "ready", "validation/onDemand", "ready"]);
