@@ -1,10 +1,10 @@
-import { Client, credentials, Metadata, type ServiceError, status } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
 import { loadSync, type MethodDefinition, type ServiceDefinition } from "@grpc/proto-loader";
 import { PROTO_LOADER_OPTIONS } from "@racksmith/server";
 import type { MachineIdentity } from "./machineIdentity.js";
 import { type AgentRpcName, type AgentRpcs, RPC_SERVICE } from "./messages.js";
-import { ResumingTlsCredentials } from "./resumingCredentials.js";
 import type { AgentStatsCounter } from "./stats.js";
+import { UnaryCallError, UnaryChannel } from "./unaryChannel.js";
 
 /** The proto file of the agent API, under the server's `PROTO_ROOT` (`@racksmith/server`). */
 export const AGENTS_PROTO = "racksmith/v1/agents.proto";
@@ -40,25 +40,16 @@ function tlsServerName(address: string): string {
   return /^[\d.]+$|:/.test(host) ? "localhost" : host;
 }
 
-const CHANNEL_OPTIONS = {
-  // Thousands of channels, nobody reading channelz.
-  "grpc.enable_channelz": 0,
-  "grpc.initial_reconnect_backoff_ms": 100,
-  "grpc.min_reconnect_backoff_ms": 100,
-  "grpc.max_reconnect_backoff_ms": 1000,
-};
-
 /**
- * Agents call through one shared `Client` (one channel, one HTTP/2 connection) until their machine holds a
- * certificate, then over mTLS to the agent listener, one channel per machine (a TLS identity is per
- * connection). Reconnection backoff is kept short because the service may be restarted many times during a
- * run and agents must find it again within a poll or two.
+ * Agents call through one shared channel (one HTTP/2 connection) until their machine holds a certificate, then
+ * over mTLS to the agent listener, one channel per machine (a TLS identity is per connection). A channel
+ * connects at a call when it holds no connection, so agents find a restarted service at their next call.
  */
 export class AgentApi {
-  private readonly client: Client;
+  private readonly shared: UnaryChannel;
   private readonly methods: Map<AgentRpcName, AnyMethod>;
   /** Each machine's mTLS channel, for the certificate (by serial) it was made with. */
-  private readonly machineClients = new Map<MachineIdentity, { serial: string; client: Client }>();
+  private readonly machineChannels = new Map<MachineIdentity, { serial: string; channel: UnaryChannel }>();
 
   constructor(
     address: string,
@@ -75,7 +66,7 @@ export class AgentApi {
         return [name, method];
       }),
     );
-    this.client = new Client(address, credentials.createInsecure(), CHANNEL_OPTIONS);
+    this.shared = new UnaryChannel(address);
   }
 
   /**
@@ -107,8 +98,8 @@ export class AgentApi {
   }
 
   private dropChannel(identity: MachineIdentity): void {
-    this.machineClients.get(identity)?.client.close();
-    this.machineClients.delete(identity);
+    this.machineChannels.get(identity)?.channel.close();
+    this.machineChannels.delete(identity);
   }
 
   private async renew(identity: MachineIdentity, signal: AbortSignal): Promise<void> {
@@ -118,75 +109,60 @@ export class AgentApi {
     if (identity.accept(granted, machineId)) this.stats.renewals += 1;
   }
 
-  private channelOf(identity: MachineIdentity): Client {
+  private channelOf(identity: MachineIdentity): UnaryChannel {
     const held = identity.certificate;
-    if (!held) return this.client;
-    const known = this.machineClients.get(identity);
-    if (known?.serial === held.serial) return known.client;
-    known?.client.close();
-    const client = new Client(
+    if (!held) return this.shared;
+    const known = this.machineChannels.get(identity);
+    if (known?.serial === held.serial) return known.channel;
+    known?.channel.close();
+    const channel = new UnaryChannel(
       held.address,
-      new ResumingTlsCredentials(
-        {
-          caCertificatePem: held.caCertificatePem,
-          privateKeyPem: held.privateKeyPem,
-          certificatePem: held.certificatePem,
-          serverName: tlsServerName(held.address),
-        },
-        (resumed) => this.stats.handshake(resumed),
-      ),
-      // A pool of its own: grpc-js compares a new channel with every one in the shared pool (thousands here).
-      { ...CHANNEL_OPTIONS, "grpc.use_local_subchannel_pool": 1 },
+      {
+        caCertificatePem: held.caCertificatePem,
+        privateKeyPem: held.privateKeyPem,
+        certificatePem: held.certificatePem,
+        serverName: tlsServerName(held.address),
+      },
+      (resumed) => this.stats.handshake(resumed),
     );
-    this.machineClients.set(identity, { serial: held.serial, client });
-    return client;
-  }
-
-  /** Each call's metadata: the bearer token, when there is one. */
-  private metadata(): Metadata {
-    const metadata = new Metadata();
-    if (this.token) metadata.set("authorization", `Bearer ${this.token}`);
-    return metadata;
+    this.machineChannels.set(identity, { serial: held.serial, channel });
+    return channel;
   }
 
   /** One unary call; a stopped agent's call is cancelled and rejects with {@link AgentStoppedError}. */
-  call<Name extends AgentRpcName>(
+  async call<Name extends AgentRpcName>(
     name: Name,
     request: AgentRpcs[Name][0],
     signal: AbortSignal,
-    client: Client = this.client,
+    channel: UnaryChannel = this.shared,
   ): Promise<AgentRpcs[Name][1]> {
-    if (signal.aborted) return Promise.reject(new AgentStoppedError());
+    if (signal.aborted) throw new AgentStoppedError();
     const method = this.methods.get(name) as AnyMethod;
     this.stats.call(name);
-    return new Promise((resolve, reject) => {
-      const onAbort = () => call.cancel();
-      // On a machine's own channel its certificate says who calls; the token goes only the shared way.
-      const call = client.makeUnaryRequest<object, object>(
-        method.path,
-        method.requestSerialize,
-        method.responseDeserialize,
-        request,
-        client === this.client ? this.metadata() : new Metadata(),
-        { deadline: Date.now() + this.callTimeoutMs },
-        (error: ServiceError | null, response?: object) => {
-          signal.removeEventListener("abort", onAbort);
-          if (signal.aborted) return reject(new AgentStoppedError());
-          if (error) {
-            const codeName = status[error.code] ?? String(error.code);
-            this.stats.error(codeName);
-            return reject(new AgentCallError(error.code, codeName, `${name}: ${error.details || codeName}`));
-          }
-          resolve(response as AgentRpcs[Name][1]);
-        },
-      );
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
+    // On a machine's own channel its certificate says who calls; the token goes only the shared way.
+    const metadata: Record<string, string> =
+      channel === this.shared && this.token ? { authorization: `Bearer ${this.token}` } : {};
+    try {
+      const answer = await channel.call({
+        path: method.path,
+        message: method.requestSerialize(request),
+        metadata,
+        deadline: Date.now() + this.callTimeoutMs,
+        signal,
+      });
+      return method.responseDeserialize(answer) as AgentRpcs[Name][1];
+    } catch (error) {
+      if (signal.aborted) throw new AgentStoppedError();
+      if (!(error instanceof UnaryCallError)) throw error;
+      const codeName = status[error.code] ?? String(error.code);
+      this.stats.error(codeName);
+      throw new AgentCallError(error.code, codeName, `${name}: ${error.details || codeName}`);
+    }
   }
 
   close(): void {
-    this.client.close();
-    for (const { client } of this.machineClients.values()) client.close();
-    this.machineClients.clear();
+    this.shared.close();
+    for (const { channel } of this.machineChannels.values()) channel.close();
+    this.machineChannels.clear();
   }
 }
