@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import {
   constants,
+  createServer as createH2cServer,
   createSecureServer,
   type Http2SecureServer,
   type ServerHttp2Session,
@@ -218,8 +219,7 @@ describe("UnaryChannel", () => {
   });
 
   it("calls over plain HTTP/2 without TLS, with the caller's metadata", async () => {
-    const { createServer: createH2c } = await import("node:http2");
-    const plain = createH2c();
+    const plain = createH2cServer();
     const seen: (string | string[] | undefined)[] = [];
     plain.on("stream", (stream, headers) => {
       seen.push(headers.authorization, headers["grpc-timeout"], headers.te);

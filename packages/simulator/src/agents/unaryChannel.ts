@@ -118,6 +118,8 @@ export class UnaryChannel {
   /** Whether {@link session} has answered a call: a stream it drops unanswered went out as it closed. */
   private answered = false;
   private readonly context: SecureContext | undefined;
+  /** Where a TLS connection goes (`tls.connect` takes a host and a port, not an authority). */
+  private readonly endpoint: { host: string; port: number };
   private tlsSession: Buffer | undefined;
   private closed = false;
 
@@ -130,6 +132,8 @@ export class UnaryChannel {
     this.context = tls
       ? createSecureContext({ ca: tls.caCertificatePem, key: tls.privateKeyPem, cert: tls.certificatePem })
       : undefined;
+    const { hostname, port } = new URL(`https://${address}`);
+    this.endpoint = { host: hostname.replace(/^\[|\]$/g, ""), port: Number(port) };
   }
 
   /**
@@ -167,7 +171,6 @@ export class UnaryChannel {
       te: "trailers",
       "grpc-timeout": grpcTimeout(deadline - Date.now()),
     };
-    let reused = this.session !== undefined && this.answered;
     let session = this.connected();
     let stream: ClientHttp2Stream;
     try {
@@ -175,10 +178,11 @@ export class UnaryChannel {
     } catch {
       // The session was already going away (its GOAWAY read, its close not yet heard): a new one takes the call.
       this.drop(session);
-      reused = false;
       session = this.connected();
       stream = session.request(headers);
     }
+    // Read once the call has its session: a new session has answered nothing yet.
+    const reused = this.answered;
     return new Promise<Buffer>((resolve, reject) => {
       let headers: IncomingHttpHeaders | undefined;
       let trailers: IncomingHttpHeaders | undefined;
@@ -218,10 +222,10 @@ export class UnaryChannel {
             reused ? new NotAnswered(session, reason) : new UnaryCallError(status.UNAVAILABLE, reason),
           );
         }
+        if (this.session === session) this.answered = true;
         const error = statusOf(headers, trailers);
         if (error) return settle(error);
         try {
-          this.answered = true;
           settle(unframe(Buffer.concat(chunks)));
         } catch (bad) {
           settle(bad as Error);
@@ -253,10 +257,8 @@ export class UnaryChannel {
 
   private tlsSocket() {
     const tls = this.tls as MachineTls;
-    const { hostname, port } = new URL(`https://${this.address}`);
     const socket = connectTls({
-      host: hostname.replace(/^\[|\]$/g, ""),
-      port: Number(port),
+      ...this.endpoint,
       secureContext: this.context,
       servername: tls.serverName,
       ALPNProtocols: ["h2"],
